@@ -1,0 +1,112 @@
+"""Splitting Chinese and English text into sentences, clauses and list items.
+
+Everything here respects brackets: ``混合精度训练（FP16/BF16）`` and ``GPTQ（权重逐层量化，
+Hessian补偿）`` stay whole, because a point cut inside its parentheses means nothing alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PAIRS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "『": "』", "“": "”"}
+
+SENTENCE_END = "。！？!?；;"
+CLAUSE_SEP = "，,；;：:"
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Dr.", "Mr.", "Ms.", "No.")
+BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK_RE.search(text))
+
+
+def _depth_walk(text: str):
+    """Yield ``(index, char, depth)``; depth counts open brackets (quotes excluded)."""
+    stack: list[str] = []
+    for i, ch in enumerate(text):
+        if ch in _PAIRS:
+            stack.append(_PAIRS[ch])
+            yield i, ch, len(stack)
+            continue
+        if stack and ch == stack[-1]:
+            stack.pop()
+            yield i, ch, len(stack) + 1
+            continue
+        yield i, ch, len(stack)
+
+
+def split_top_level(text: str, separators: str) -> list[str]:
+    """Split on any char of ``separators`` that is not inside brackets; drop empty parts."""
+    parts, start = [], 0
+    for i, ch, depth in _depth_walk(text):
+        if depth == 0 and ch in separators:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def has_top_level(text: str, chars: str) -> bool:
+    return any(depth == 0 and ch in chars for _, ch, depth in _depth_walk(text))
+
+
+def _english_period_ends(text: str, i: int) -> bool:
+    """Whether the '.' at ``i`` ends an English sentence (not 1.5, e.g., torch.compile)."""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if nxt and not nxt.isspace():
+        return False
+    before = text[: i + 1]
+    return not any(before.endswith(a) for a in _ABBREVIATIONS)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of mixed Chinese/English text; newlines always end a sentence.
+
+    The terminator stays with its sentence so that quoting the evidence back reads naturally.
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        start = 0
+        for i, ch, depth in _depth_walk(line):
+            end = ch in SENTENCE_END or (ch == "." and _english_period_ends(line, i))
+            if end and depth == 0:
+                piece = line[start:i + 1].strip()
+                if piece:
+                    out.append(piece)
+                start = i + 1
+        tail = line[start:].strip()
+        if tail:
+            out.append(tail)
+    return [s for s in out if strip_punct(s)]
+
+
+def split_clauses(sentence: str) -> list[str]:
+    """Clauses of one sentence, cut at top-level commas, semicolons and colons."""
+    return [c for c in split_top_level(sentence, CLAUSE_SEP + SENTENCE_END + "、") if strip_punct(c)]
+
+
+def strip_punct(text: str) -> str:
+    """Text without surrounding whitespace, bullets and sentence punctuation."""
+    text = BULLET_RE.sub("", text, count=1) if BULLET_RE.match(text) else text
+    return text.strip().strip("。！？!?；;，,、.：: \t")
+
+
+def segments(text: str) -> list[str]:
+    """Candidate evidence spans of an answer: every sentence and every clause, deduplicated.
+
+    Sentences carry context, clauses carry a single idea; a point is matched against
+    both so that neither a long sentence nor a lone clause has to stand for the other.
+    """
+    seen: dict[str, None] = {}
+    for sentence in split_sentences(text):
+        s = strip_punct(sentence)
+        if s:
+            seen.setdefault(s, None)
+        clauses = split_clauses(sentence)
+        if len(clauses) > 1:
+            for clause in clauses:
+                c = strip_punct(clause)
+                if c:
+                    seen.setdefault(c, None)
+    return list(seen)
