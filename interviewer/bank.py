@@ -148,7 +148,7 @@ def _parse_front_matter(lines: list[str], path: Path | None) -> tuple[dict[str, 
     try:
         meta = yaml.safe_load("\n".join(lines[first + 1:end])) or {}
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = first + 2 + mark.line if mark is not None else first + 1
         raise BankError("front matter is not valid YAML", path=path, line=line) from None
     if not isinstance(meta, dict):
@@ -240,12 +240,14 @@ def render_bank(bank: Bank) -> str:
 
 
 def detect_language(text: str) -> str:
-    """``zh`` when CJK characters make up a fifth of the letters, else ``en``."""
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
-        return "en"
-    cjk = sum(1 for c in letters if unicodedata.name(c, "").startswith("CJK"))
-    return "zh" if cjk / len(letters) >= 0.2 else "en"
+    """``zh`` when CJK characters outnumber Latin-script words, else ``en``.
+
+    Characters against words, because one Chinese character carries about as much as an
+    English word, and Chinese engineers mix in English terms (``用ZeRO-3切分参数``).
+    """
+    cjk = sum(1 for c in text if unicodedata.name(c, "").startswith("CJK"))
+    words = len(re.findall(r"[A-Za-z]+", text))
+    return "zh" if cjk and cjk >= words else "en"
 
 
 def slugify(text: str) -> str:

@@ -408,7 +408,7 @@ def load_rubric(path: Path | str) -> Rubric:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         raise RubricError("not valid YAML", path=path,
                           line=mark.line + 1 if mark is not None else None) from None
     return rubric_from_data(data, path)

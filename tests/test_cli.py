@@ -1,0 +1,199 @@
+"""Every command on good and bad input: one-line errors, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT, SEED
+from fakes import BigramEmbedder
+from interviewer import cli
+from interviewer.bank import load_bank, parse_bank
+from interviewer.calibration import Thresholds
+from interviewer.grading import Grader
+
+
+@pytest.fixture(autouse=True)
+def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_make_grader",
+                        lambda settings: Grader(BigramEmbedder(), Thresholds(0.6, 0.3, "test")))
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):  # argparse writes to sys.stderr
+            code = cli.main(list(argv), out=out, err=err)
+    except SystemExit as exc:  # argparse
+        code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_bank_list_shows_both_shipped_banks() -> None:
+    code, out, _ = run("bank", "list")
+    assert code == 0
+    assert "ai-infra-zh" in out and "llm-systems-en" in out and "9 questions" in out
+
+
+def test_bank_validate_all_and_bad() -> None:
+    code, out, err = run("bank", "validate")
+    assert code == 0 and out.count("ok:") == 2 and err == ""
+    bad = sorted((DATA / "banks" / "bad").glob("*.md"))
+    code, out, err = run("bank", "validate", *map(str, bad))
+    assert code == 2
+    assert len(err.strip().split("\n")) == len(bad)
+    assert "duplicate-id.md:13: duplicate question id" in err
+
+
+def test_bank_import_writes_a_valid_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = tmp_path / "seed.txt"
+    src.write_text("My set\nQ: What is ZeRO?\nIt shards optimizer states.\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("bank", "import", str(src), "--id", "mine")
+    assert code == 0 and "bank/mine.md" in err
+    code, out, _ = run("bank", "validate", "bank/mine.md")
+    assert code == 0
+    code, _, err = run("bank", "import", str(src), "--id", "mine")
+    assert code == 2 and "file exists" in err and "--force" in err
+
+
+@pytest.mark.skipif(not SEED.exists(), reason="seed file is outside the repository")
+def test_bank_import_of_the_seed_to_stdout() -> None:
+    code, out, _ = run("bank", "import", str(SEED), "--id", "ai-infra-zh", "-o", "-")
+    assert code == 0
+    imported = parse_bank(out)
+    shipped = load_bank(ROOT / "bank" / "ai-infra-zh.md")
+    assert (imported.id, imported.title) == (shipped.id, shipped.title)
+    assert [(q.id, q.text, q.answer) for q in imported.questions] == \
+        [(q.id, q.text, q.answer) for q in shipped.questions]
+
+
+def test_rubric_build_writes_and_respects_hand_edits(tmp_path: Path) -> None:
+    bank_dir = tmp_path / "bank"
+    bank_dir.mkdir()
+    bank = bank_dir / "b.md"
+    bank.write_text("---\nid: b\ntitle: B\nlanguage: en\n---\n\n## q1: Why?\n\n### Answer\n\n"
+                    "Reasons: speed, memory, and cost.\n", encoding="utf-8")
+    code, _, err = run("rubric", "build", str(bank))
+    target = tmp_path / "rubrics" / "b.yaml"
+    assert code == 0 and str(target) in err and "3 points" in err
+    target.write_text(target.read_text(encoding="utf-8").replace("text: cost", "text: total cost"),
+                      encoding="utf-8")
+    bank.write_text(bank.read_text(encoding="utf-8").replace("cost", "price"), encoding="utf-8")
+    code, _, err = run("rubric", "build", str(bank))
+    assert code == 2 and "hand-edited" in err and "--force" in err
+    assert "total cost" in target.read_text(encoding="utf-8")
+    code, _, err = run("rubric", "build", str(bank), "--force")
+    assert code == 0 and "overwrote hand-edited points of q1" in err
+
+
+def test_rubric_build_refuses_to_overwrite_a_broken_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.yaml"
+    out.write_text("bank: [broken\n", encoding="utf-8")
+    code, _, err = run("rubric", "build", "llm-systems-en", "-o", str(out))
+    assert code == 2 and "not valid YAML" in err
+    assert out.read_text(encoding="utf-8") == "bank: [broken\n"
+
+
+def test_grade_batch_reports_bad_lines_and_goes_on(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    lines = [
+        {"id": "ok1", "question_id": "q07", "answer": "梯度累积把大batch拆成micro-batch，累积后再更新参数。"},
+        "not json",
+        {"id": "bad-q", "question_id": "q99", "answer": "x"},
+        {"id": "empty", "question_id": "q01", "answer": "  "},
+        ["a", "list"],
+        {"id": "ok2", "question_id": "q01", "answer": "混合精度训练（FP16/BF16）、Flash Attention"},
+    ]
+    answers.write_text("\n".join(l if isinstance(l, str) else json.dumps(l, ensure_ascii=False)
+                                 for l in lines) + "\n", encoding="utf-8")
+    out_path = tmp_path / "o.jsonl"
+    code, _, err = run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
+                       "--out", str(out_path))
+    assert code == 1
+    results = [json.loads(l) for l in out_path.read_text(encoding="utf-8").splitlines()]
+    assert len(results) == len(lines)
+    assert [r.get("error") is None for r in results] == [True, False, False, False, False, True]
+    assert results[0]["id"] == "ok1" and results[0]["question_id"] == "q07"
+    assert all(p["verdict"] in ("covered", "partial", "missed") for p in results[0]["points"])
+    assert f"{answers}:2: malformed JSON" in err
+    assert f"{answers}:3: unknown question_id 'q99'" in err
+    assert f"{answers}:4: empty or missing 'answer'" in err
+
+
+def test_grade_batch_accepts_a_rubric_file(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(json.dumps({"id": 1, "question_id": "kv-cache",
+                                   "answer": "The KV cache stores keys and values."}) + "\n")
+    code, out, _ = run("grade", "--rubric", str(ROOT / "rubrics" / "llm-systems-en.yaml"),
+                       "--answers", str(answers))
+    assert code == 0 and json.loads(out)["question_id"] == "kv-cache"
+
+
+def test_grade_one_prints_a_readable_report(tmp_path: Path) -> None:
+    f = tmp_path / "answer.txt"
+    f.write_text("学习率过大会导致震荡。batch size太小梯度方差大。", encoding="utf-8")
+    code, out, _ = run("grade", "--bank", "ai-infra-zh", "--question", "q09", "--answer-file", str(f))
+    assert code == 0
+    assert "Score:" in out and "✓" in out and "✗" in out and "学习率过大" in out
+    code, out, _ = run("grade", "--bank", "ai-infra-zh", "--question", "q09",
+                       "--answer-file", str(f), "--json")
+    assert code == 0 and json.loads(out)["question_id"] == "q09"
+
+
+def _bad_cases(tmp_path: Path) -> list[tuple[list[str], str]]:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n", encoding="utf-8")
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"id": "caf\xe9"}\n')
+    answer = tmp_path / "a.txt"
+    answer.write_text("x", encoding="utf-8")
+    return [
+        (["bank", "validate", str(tmp_path / "missing.md")], "missing.md: file not found"),
+        (["bank", "import", str(tmp_path / "missing.txt")], "missing.txt: file not found"),
+        (["bank", "import", str(empty)], "no questions found"),
+        (["rubric", "build", "no-such-bank"], "no bank with id 'no-such-bank'"),
+        (["rubric", "build", str(tmp_path)], "is a directory"),
+        (["grade", "--answers", str(answer)], "--answers needs --rubric"),
+        (["grade", "--rubric", "ai-infra-zh", "--answers", str(latin)], "latin.jsonl:1: not valid UTF-8"),
+        (["grade", "--rubric", str(tmp_path / "r.yaml"), "--answers", str(answer)], "r.yaml: file not found"),
+        (["grade", "--bank", "ai-infra-zh", "--question", "q42", "--answer-file", str(answer)], "no question 'q42'"),
+        (["grade", "--bank", "ai-infra-zh", "--question", "q01", "--answer-file", str(empty)], "the answer is empty"),
+        (["grade", "--bank", "ai-infra-zh"], "missing --question, --answer-file"),
+        (["calibrate", "--labels", str(tmp_path / "none.jsonl")], "none.jsonl: file not found"),
+        (["run", "--bank", "nope"], "no bank with id 'nope'"),
+        (["run", "--tag", "no-such-tag"], "has tag no-such-tag"),
+        (["run", "--time-limit", "soon"], "is not a duration"),
+        (["frobnicate"], "invalid choice"),
+    ]
+
+
+def test_every_command_fails_cleanly_on_bad_input(tmp_path: Path) -> None:
+    for argv, fragment in _bad_cases(tmp_path):
+        code, out, err = run(*argv)
+        assert code == 2, argv
+        assert fragment in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1, (argv, err)
+        assert "Traceback" not in err
+
+
+def test_bad_config_is_reported_by_every_command(isolated_home: Path) -> None:
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "config.toml").write_text("bank = \n", encoding="utf-8")
+    code, _, err = run("bank", "list")
+    assert code == 2 and "config.toml:1: invalid TOML" in err
+
+
+def test_errors_from_a_real_process_have_no_traceback(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "interviewer", "bank", "validate",
+                           str(DATA / "banks" / "bad" / "latin1.md")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith("not valid UTF-8 text (save the file as UTF-8)")
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from interviewer.bank import Bank, Question, load_bank, render_bank
+from interviewer.errors import RubricError
+from interviewer.rubric import (
+    DraftPoint,
+    build_rubric,
+    extract_points,
+    load_rubric,
+    rubric_for_bank,
+    save_rubric,
+    sha256_text,
+    stale_warnings,
+)
+
+
+def pts(answer: str) -> list[tuple[str | None, str]]:
+    return [(p.group, p.text) for p in extract_points(answer)]
+
+
+def test_label_enumeration_gives_one_point_per_item_grouped_under_the_label() -> None:
+    answer = ("训练加速：混合精度训练（FP16/BF16）、数据并行+模型并行+流水线并行、梯度累积减少通信频率、"
+              "ZeRO优化器状态分片、Flash Attention、编译优化（torch.compile）、通信与计算重叠。")
+    assert pts(answer) == [("训练加速", t) for t in [
+        "混合精度训练（FP16/BF16）", "数据并行+模型并行+流水线并行", "梯度累积减少通信频率",
+        "ZeRO优化器状态分片", "Flash Attention", "编译优化（torch.compile）", "通信与计算重叠"]]
+
+
+def test_separators_inside_parentheses_stay_with_their_item() -> None:
+    answer = "PTQ：GPTQ（权重逐层量化，Hessian补偿）、AWQ（保护重要通道）、SmoothQuant（平衡权重和激活的量化难度）。"
+    assert pts(answer) == [("PTQ", "GPTQ（权重逐层量化，Hessian补偿）"), ("PTQ", "AWQ（保护重要通道）"),
+                           ("PTQ", "SmoothQuant（平衡权重和激活的量化难度）")]
+
+
+def test_label_explanation_bullets_stay_whole_under_an_intro_line() -> None:
+    answer = ("DeepSpeed是微软开发的分布式训练优化库，核心功能：\n"
+              "- ZeRO（Zero Redundancy Optimizer）：Stage 1/2/3分别切分优化器状态/梯度/参数。\n"
+              "- 通信优化：梯度压缩、分桶AllReduce。")
+    assert pts(answer) == [
+        (None, "DeepSpeed是微软开发的分布式训练优化库"),
+        ("核心功能", "ZeRO（Zero Redundancy Optimizer）：Stage 1/2/3分别切分优化器状态/梯度/参数"),
+        ("核心功能 › 通信优化", "梯度压缩"),
+        ("核心功能 › 通信优化", "分桶AllReduce"),
+    ]
+
+
+def test_label_on_its_own_line_joins_its_explanation_and_inline_bullets_split() -> None:
+    answer = ("- GPU利用率：\nnvidia-smi检查GPU利用率是否饱满。 - 数据加载：是否IO瓶颈（CPU预处理慢、磁盘读取慢），"
+              "增加DataLoader workers、使用prefetch。")
+    assert pts(answer) == [
+        (None, "GPU利用率：nvidia-smi检查GPU利用率是否饱满"),
+        (None, "数据加载：是否IO瓶颈（CPU预处理慢、磁盘读取慢），增加DataLoader workers、使用prefetch"),
+    ]
+
+
+def test_prose_splits_into_sentences_and_a_closing_line_leaves_the_bullet_group() -> None:
+    answer = ("分布式训练主要并行策略：\n- 数据并行（DP/DDP）：每卡持有完整模型。\n"
+              "通常组合使用，机内TP+SP。再说一句！")
+    assert pts(answer) == [
+        ("分布式训练主要并行策略", "数据并行（DP/DDP）：每卡持有完整模型"),
+        (None, "通常组合使用，机内TP+SP"),
+        (None, "再说一句"),
+    ]
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("Memory savers: activation checkpointing, mixed precision, and ZeRO or FSDP sharding.",
+     [("Memory savers", "activation checkpointing"), ("Memory savers", "mixed precision"),
+      ("Memory savers", "ZeRO or FSDP sharding")]),
+    ("Tricks: KV cache, paged attention and speculative decoding",
+     [("Tricks", "KV cache"), ("Tricks", "paged attention"), ("Tricks", "speculative decoding")]),
+    # two items joined by "and" are one idea, not a list
+    ("- Pipeline parallelism: assigns layers to GPUs and passes activations between stages.",
+     [(None, "Pipeline parallelism: assigns layers to GPUs and passes activations between stages")]),
+    ("1. Run forward in FP16.\n2. Keep FP32 master weights.",
+     [(None, "Run forward in FP16"), (None, "Keep FP32 master weights")]),
+    ("- Communication: TP is heavy, so keep it in a node; PP sends less.",
+     [(None, "Communication: TP is heavy, so keep it in a node"),
+      (None, "Communication: PP sends less")]),
+    ("The KV cache stores keys. It costs memory, e.g. for long inputs. Use torch.compile too.",
+     [(None, "The KV cache stores keys"), (None, "It costs memory, e.g. for long inputs"),
+      (None, "Use torch.compile too")]),
+    ("Batching: continuous batching, which adds new requests as soon as others finish.",
+     [(None, "Batching: continuous batching, which adds new requests as soon as others finish")]),
+])
+def test_english_shapes(answer: str, expected: list) -> None:
+    assert pts(answer) == expected
+
+
+def test_no_point_is_a_bare_label_or_empty(zh_bank, en_bank) -> None:
+    for bank in (zh_bank, en_bank):
+        for q in bank.questions:
+            for p in extract_points(q.answer):
+                assert len(p.text) >= 2
+                assert not p.text.endswith(("：", ":"))
+
+
+def test_shipped_rubrics_are_current(zh_bank, en_bank) -> None:
+    for bank in (zh_bank, en_bank):
+        loaded = rubric_for_bank(bank)
+        assert loaded.warnings == []
+        assert loaded.rubric.path == ROOT / "rubrics" / f"{bank.id}.yaml"
+        assert [q.id for q in loaded.rubric.questions] == [q.id for q in bank.questions]
+
+
+def _bank(answer: str = "学习率过大：震荡。\n数据噪声：标签有误。", path: Path | None = None) -> Bank:
+    return Bank(id="t", title="T", language="zh", path=path,
+                questions=(Question(id="q1", text="为什么震荡？", answer=answer),))
+
+
+def test_point_ids_are_stable_across_rebuilds_and_reorders() -> None:
+    first = build_rubric(_bank()).rubric
+    again = build_rubric(_bank()).rubric
+    assert first == again
+    swapped = build_rubric(_bank("数据噪声：标签有误。\n学习率过大：震荡。")).rubric
+    assert {p.id: p.text for p in first.questions[0].points} == \
+        {p.id: p.text for p in swapped.questions[0].points}
+
+
+def test_save_load_round_trip_and_json_is_accepted(tmp_path: Path) -> None:
+    rubric = build_rubric(_bank()).rubric
+    path = tmp_path / "rubrics" / "t.yaml"
+    save_rubric(rubric, path)
+    loaded = load_rubric(path)
+    assert loaded.questions == rubric.questions
+    assert not loaded.is_hand_edited("q1")
+    import json
+    from interviewer.rubric import rubric_to_data
+    jpath = tmp_path / "t.json"
+    jpath.write_text(json.dumps(rubric_to_data(rubric), ensure_ascii=False))
+    assert load_rubric(jpath).questions == rubric.questions
+
+
+def _hand_edit(path: Path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["questions"][0]["points"][0]["text"] = "学习率太大导致震荡（人工改写）"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_hand_edits_are_kept_when_the_answer_is_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    save_rubric(build_rubric(_bank()).rubric, path)
+    _hand_edit(path)
+    existing = load_rubric(path)
+    assert existing.is_hand_edited("q1")
+    report = build_rubric(_bank(), existing)
+    assert report.kept_hand_edits == ["q1"]
+    assert report.rubric.questions[0].points[0].text == "学习率太大导致震荡（人工改写）"
+
+
+def test_hand_edits_are_never_overwritten_silently(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    save_rubric(build_rubric(_bank()).rubric, path)
+    _hand_edit(path)
+    changed = _bank("学习率过大：震荡。\n数据噪声：标签有误。\n数值不稳定：梯度爆炸。")
+    with pytest.raises(RubricError, match="hand-edited points would be lost for q1.*--force"):
+        build_rubric(changed, load_rubric(path))
+    report = build_rubric(changed, load_rubric(path), force=True)
+    assert report.overwritten_hand_edits == ["q1"]
+    assert len(report.rubric.questions[0].points) == 3
+
+
+def test_stale_rubric_warns(tmp_path: Path) -> None:
+    bank_dir = tmp_path / "bank"
+    bank_dir.mkdir()
+    bank = replace(_bank(), path=bank_dir / "t.md")
+    (bank_dir / "t.md").write_text(render_bank(bank), encoding="utf-8")
+    save_rubric(build_rubric(bank).rubric, tmp_path / "rubrics" / "t.yaml")
+    changed = load_bank(bank_dir / "t.md")
+    changed = replace(changed, questions=(replace(changed.questions[0], answer="新答案：完全不同。"),))
+    warnings = rubric_for_bank(changed).warnings
+    assert len(warnings) == 1 and "reference answer of 'q1' changed" in warnings[0]
+    assert stale_warnings(load_rubric(tmp_path / "rubrics" / "t.yaml"), changed) == warnings
+
+
+def test_missing_rubric_is_extracted_on_the_fly_with_a_notice(tmp_path: Path) -> None:
+    loaded = rubric_for_bank(replace(_bank(), path=tmp_path / "t.md"))
+    assert [p.text for p in loaded.rubric.questions[0].points] == ["学习率过大：震荡", "数据噪声：标签有误"]
+    assert "interviewer rubric build" in loaded.warnings[0]
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("bank: [unclosed\n", "not valid YAML"),
+    ("- just a list\n", "expected a mapping"),
+    ("bank: t\nquestions: []\n", "non-empty list"),
+    ("bank: t\nquestions:\n- id: q1\n  points: []\n", "'points' must be a non-empty list"),
+    ("bank: t\nquestions:\n- id: q1\n  points:\n  - id: a\n    text: ''\n", "non-empty 'text'"),
+    ("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: x}\n  - {id: a, text: y}\n",
+     "duplicate point id 'a'"),
+    ("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: x, weight: -1}\n", "'weight'"),
+    ("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: x, keywords: 3}\n", "'keywords'"),
+])
+def test_bad_rubric_files(tmp_path: Path, content: str, fragment: str) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(RubricError) as info:
+        load_rubric(path)
+    assert fragment in str(info.value)
+    assert str(path) in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_draft_points_are_values() -> None:
+    assert DraftPoint("x") == DraftPoint("x", None)
+    assert sha256_text("a") == sha256_text("a")

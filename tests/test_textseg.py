@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import pytest
+
+from interviewer.textseg import segments, split_clauses, split_sentences, split_top_level
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("学习率过大。batch太小！真的吗？", ["学习率过大。", "batch太小！", "真的吗？"]),
+    ("Use FP16. It halves memory! Right?", ["Use FP16.", "It halves memory!", "Right?"]),
+    ("Version 1.5 uses torch.compile. Done", ["Version 1.5 uses torch.compile.", "Done"]),
+    ("e.g. ZeRO shards states. Next", ["e.g. ZeRO shards states.", "Next"]),
+    ("第一行\n第二行", ["第一行", "第二行"]),
+    ("GPTQ（逐层量化。Hessian补偿）很好。", ["GPTQ（逐层量化。Hessian补偿）很好。"]),
+    ("先A；再B", ["先A；", "再B"]),
+    ("", []),
+    ("。。。", []),
+])
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("梯度累积将大batch拆分，每个micro-batch累加梯度，不立即更新",
+     ["梯度累积将大batch拆分", "每个micro-batch累加梯度", "不立即更新"]),
+    ("It shards states, gradients; and parameters",
+     ["It shards states", "gradients", "and parameters"]),
+    ("数据加载（CPU预处理慢、磁盘读取慢），增加workers",
+     ["数据加载（CPU预处理慢、磁盘读取慢）", "增加workers"]),
+])
+def test_split_clauses_keeps_brackets_whole(text: str, expected: list[str]) -> None:
+    assert split_clauses(text) == expected
+
+
+def test_split_top_level_ignores_separators_inside_brackets() -> None:
+    assert split_top_level("GPTQ（权重，Hessian）、AWQ（保护、通道）、SmoothQuant", "、") == \
+        ["GPTQ（权重，Hessian）", "AWQ（保护、通道）", "SmoothQuant"]
+
+
+def test_segments_include_sentences_and_clauses_once() -> None:
+    segs = segments("用混合精度，省显存。用混合精度，省显存。- 梯度累积")
+    assert segs == ["用混合精度，省显存", "用混合精度", "省显存", "梯度累积"]
