@@ -272,7 +272,7 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
     grader = _make_grader(settings)
     sims, labels = collect_similarities(grader, args.labels, _catalog(settings), err)
-    if not labels:
+    if labels.size == 0:
         raise InputError("no usable labeled answers", path=args.labels[0])
     fit = fit_thresholds(sims, labels, source=", ".join(p.name for p in args.labels))
     target = args.out or settings.data_dir / "calibration.json"

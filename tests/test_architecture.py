@@ -1,0 +1,64 @@
+"""Core stays independent of the UI, and heavy imports stay lazy."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+CORE = ["interviewer." + p.stem for p in (ROOT / "interviewer").glob("*.py")
+        if p.stem not in ("__init__", "__main__", "cli")]
+
+
+def _run(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_core_modules_exist() -> None:
+    for name in ("bank", "rubric", "textseg", "embedding", "grading", "config"):
+        assert f"interviewer.{name}" in CORE
+
+
+def test_every_core_module_is_under_the_import_contract() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = config["tool"]["importlinter"]["contracts"][0]
+    assert sorted(contract["source_modules"]) == sorted(CORE)
+
+
+def test_core_never_imports_textual() -> None:
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in [*CORE, "interviewer.cli"]) +
+            "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')"
+            " or m.startswith('interviewer.tui')))")
+    assert _run(code) == "[]"
+
+
+def test_import_linter_contract_holds() -> None:
+    exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert exe, "import-linter is a test dependency"
+    proc = subprocess.run([exe], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 kept, 0 broken" in proc.stdout
+
+
+def test_building_the_app_does_not_import_torch() -> None:
+    """torch and sentence-transformers load in a worker, after the first frame."""
+    code = (
+        "import sys\n"
+        "from interviewer.cli import _make_grader\n"
+        "from interviewer.config import discover_settings\n"
+        "from interviewer.bank import load_bank\n"
+        "from interviewer.tui.app import make_app\n"
+        "s = discover_settings()\n"
+        "b = load_bank('bank/ai-infra-zh.md')\n"
+        "make_app(bank=b, grader=_make_grader(s), settings=s)\n"
+        "print([m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules])"
+    )
+    assert _run(code) == "[]"
