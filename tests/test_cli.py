@@ -197,3 +197,46 @@ def test_errors_from_a_real_process_have_no_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith("not valid UTF-8 text (save the file as UTF-8)")
     assert "Traceback" not in proc.stderr
+
+
+def test_calibrate_fits_and_saves_thresholds_for_the_model(tmp_path: Path,
+                                                           isolated_home: Path) -> None:
+    from interviewer.bank import load_bank
+    from interviewer.rubric import rubric_for_bank
+
+    rubric = rubric_for_bank(load_bank(ROOT / "bank" / "llm-systems-en.md")).rubric
+    q = rubric.question("mixed-precision")
+    labels = tmp_path / "l.jsonl"
+    rows = []
+    for n, point in enumerate(q.points):
+        rows.append({"id": f"a{n}", "bank": "llm-systems-en", "question_id": q.id,
+                     "answer": point.text, "labels": {p.id: 1 if p is point else 0 for p in q.points}})
+    labels.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    code, out, err = run("calibrate", "--labels", str(labels))
+    assert code == 0, err
+    assert "test/bigram: covered >=" in out
+    saved = json.loads((isolated_home / "calibration.json").read_text(encoding="utf-8"))
+    assert saved["test/bigram"]["n_points"] == len(q.points) ** 2
+    assert saved["test/bigram"]["covered"] > saved["test/bigram"]["partial"] - 1e-9
+
+
+def test_calibrate_rejects_labels_for_unknown_points(tmp_path: Path) -> None:
+    labels = tmp_path / "l.jsonl"
+    labels.write_text(json.dumps({"id": "x", "bank": "llm-systems-en", "question_id": "kv-cache",
+                                  "answer": "a", "labels": {"kv-cache.nope": 1}}) + "\n")
+    code, _, err = run("calibrate", "--labels", str(labels))
+    assert code == 2
+    assert "points not in the rubric" in err and "no usable labeled answers" in err
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("{oops", "l.jsonl:1: malformed JSON"),
+    ('{"id": 1}', "l.jsonl:1: missing bank, question_id, answer, labels"),
+    ('{"id": 1, "bank": "b", "question_id": "q", "answer": "a", "labels": {"p": 2}}',
+     "label of 'p' must be 0, 0.5 or 1"),
+])
+def test_calibrate_bad_label_files(tmp_path: Path, line: str, fragment: str) -> None:
+    labels = tmp_path / "l.jsonl"
+    labels.write_text(line + "\n", encoding="utf-8")
+    code, _, err = run("calibrate", "--labels", str(labels))
+    assert code == 2 and fragment in err
