@@ -1,41 +1,85 @@
-"""Per-model verdict thresholds, and fitting them from labeled answers.
+"""Per-model scorers: how evidence features become covered / partial / missed.
 
-Cosine similarities mean different things for different encoders, so the thresholds
-that turn a similarity into covered / partial / missed belong to a model id. Shipped
-calibrations live in ``interviewer/calibration.json``; ``interviewer calibrate`` writes
-the user's own to ``<data dir>/calibration.json``, which wins.
+Similarities mean different things for different encoders, so each model id has its own
+scorer: a logistic model over the features of :mod:`interviewer.features`, fitted to human
+labels, and two probability thresholds. Shipped scorers live in
+``interviewer/calibration.json``; ``interviewer calibrate`` writes the user's own to
+``<data dir>/calibration.json``, which wins. A model nobody calibrated falls back to
+thresholds on similarity alone, and the UI says so.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from interviewer.errors import ConfigError
+from interviewer.features import FEATURES
 
 SHIPPED = Path(__file__).with_name("calibration.json")
+CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
 
 
 @dataclass(frozen=True)
-class Thresholds:
+class Scorer:
+    """``p = sigmoid(w · (x - mean) / scale + bias)``; verdict by two thresholds on ``p``."""
+
     covered: float
     partial: float
+    weights: tuple[float, ...] = ()
+    mean: tuple[float, ...] = ()
+    scale: tuple[float, ...] = ()
+    bias: float = 0.0
+    features: tuple[str, ...] = FEATURES
     source: str = "uncalibrated"
+    metrics: dict = field(default_factory=dict, compare=False)
 
-    def verdict(self, similarity: float) -> str:
-        if similarity >= self.covered:
+    @property
+    def calibrated(self) -> bool:
+        return bool(self.weights)
+
+    def probability(self, rows: np.ndarray) -> np.ndarray:
+        """Probability-like evidence per row; uncalibrated scorers use similarity itself."""
+        rows = np.atleast_2d(rows)
+        if not self.calibrated:
+            return rows[:, FEATURES.index("e")]
+        x = rows[:, [FEATURES.index(f) for f in self.features]]
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale) @ np.asarray(self.weights)
+        return 1.0 / (1.0 + np.exp(-(z + self.bias)))
+
+    def verdict(self, p: float) -> str:
+        if p >= self.covered:
             return "covered"
-        if similarity >= self.partial:
+        if p >= self.partial:
             return "partial"
         return "missed"
 
+    def to_dict(self) -> dict:
+        return {"covered": self.covered, "partial": self.partial, "weights": list(self.weights),
+                "mean": list(self.mean), "scale": list(self.scale), "bias": self.bias,
+                "features": list(self.features), "source": self.source, "metrics": self.metrics}
 
-# Used for a model nobody has calibrated; the UI says so.
-UNCALIBRATED = Thresholds(covered=0.70, partial=0.50, source="uncalibrated")
-CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
+    @classmethod
+    def from_dict(cls, data: dict) -> Scorer:
+        features = tuple(data.get("features") or FEATURES)
+        unknown = set(features) - set(FEATURES)
+        if unknown:
+            raise ValueError(f"unknown features {sorted(unknown)}; run 'interviewer calibrate' again")
+        if data.get("weights") and len(data["weights"]) != len(features):
+            raise ValueError("weights and features differ in length")
+        return cls(covered=float(data["covered"]), partial=float(data["partial"]),
+                   weights=tuple(map(float, data.get("weights") or ())),
+                   mean=tuple(map(float, data.get("mean") or ())),
+                   scale=tuple(map(float, data.get("scale") or ())),
+                   bias=float(data.get("bias", 0.0)), features=features,
+                   source=str(data.get("source", "")), metrics=dict(data.get("metrics") or {}))
+
+
+# Similarity-only thresholds for a model nobody has calibrated.
+UNCALIBRATED = Scorer(covered=0.70, partial=0.50, source="uncalibrated")
 
 
 def _read(path: Path) -> dict:
@@ -49,65 +93,103 @@ def _read(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def thresholds_for(model_id: str, user_file: Path | None = None) -> Thresholds:
+def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
     for path in (user_file, SHIPPED):
         if path is None:
             continue
         entry = _read(path).get(model_id)
-        if isinstance(entry, dict) and {"covered", "partial"} <= entry.keys():
-            return Thresholds(float(entry["covered"]), float(entry["partial"]),
-                              source=str(entry.get("source", path.name)))
+        if isinstance(entry, dict):
+            try:
+                return Scorer.from_dict(entry)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ConfigError(f"calibration for '{model_id}' is invalid: {exc}",
+                                  path=path) from None
     return UNCALIBRATED
 
 
-def save_thresholds(model_id: str, thresholds: Thresholds, path: Path, **extra: object) -> None:
+def save_scorer(model_id: str, scorer: Scorer, path: Path) -> None:
     data = _read(path)
-    data[model_id] = {**asdict(thresholds), **extra}
+    data[model_id] = scorer.to_dict()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     tmp.replace(path)
 
 
-@dataclass(frozen=True)
-class Fit:
-    thresholds: Thresholds
-    mae: float  # mean |credit - label| over points
-    covered_f1: float  # "covered" against label 1
-    n: int
+# ---------------------------------------------------------------- fitting
 
 
-def _f1(pred: np.ndarray, truth: np.ndarray) -> float:
-    tp = float(np.sum(pred & truth))
-    if tp == 0:
-        return 0.0
-    precision = tp / float(np.sum(pred))
-    recall = tp / float(np.sum(truth))
-    return 2 * precision * recall / (precision + recall)
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3,
+                 iterations: int = 50) -> tuple[np.ndarray, float]:
+    """Logistic regression on soft targets (0, 0.5, 1) by Newton's method, L2 on weights.
 
-
-def fit_thresholds(similarities: np.ndarray, labels: np.ndarray, source: str) -> Fit:
-    """Thresholds that make verdict credits closest to human labels (1 / 0.5 / 0).
-
-    Grid search: minimise mean absolute error of the credit, break ties by the F1 of
-    "covered" against label 1. Exhaustive over a 0.01 grid, which is cheap and has no
-    local optima to fall into.
+    Soft targets let a 0.5 label pull the probability towards the middle instead of being
+    dropped or forced to a side. Newton converges in a handful of steps on a few features.
     """
-    sims = np.asarray(similarities, dtype=np.float64)
-    labels = np.asarray(labels, dtype=np.float64)
-    if sims.size == 0 or sims.size != labels.size:
-        raise ValueError("need as many similarities as labels, at least one")
-    grid = np.round(np.arange(0.0, 1.0001, 0.01), 2)
+    n, d = x.shape
+    xb = np.hstack([x, np.ones((n, 1))])
+    w = np.zeros(d + 1)
+    reg = np.full(d + 1, 2 * l2 * n)
+    reg[-1] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        grad = xb.T @ (p - y) + reg * w
+        hess = (xb * (p * (1 - p))[:, None]).T @ xb + np.diag(reg) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def fit_thresholds(p: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """The (covered, partial) thresholds whose credits are closest to the labels.
+
+    Exhaustive over a 0.01 grid: minimise mean |credit - label|, ties broken by the F1 of
+    "covered" against label 1. Cheap, and it has no local optima to fall into.
+    """
+    grid = np.round(np.arange(0.01, 1.0, 0.01), 2)
     truth = labels >= 1.0
     best: tuple[float, float, float, float] | None = None
     for hi in grid:
-        covered = sims >= hi
+        covered = p >= hi
+        f1 = f1_score(covered, truth)
         for lo in grid[grid <= hi]:
-            credit = np.where(covered, 1.0, np.where(sims >= lo, 0.5, 0.0))
-            mae = float(np.mean(np.abs(credit - labels)))
-            f1 = _f1(covered, truth)
-            key = (round(mae, 6), -f1)
-            if best is None or key < (round(best[0], 6), -best[1]):
+            credit = np.where(covered, 1.0, np.where(p >= lo, 0.5, 0.0))
+            mae = round(float(np.mean(np.abs(credit - labels))), 9)
+            if best is None or (mae, -f1) < (best[0], -best[1]):
                 best = (mae, f1, float(hi), float(lo))
-    mae, f1, hi, lo = best  # type: ignore[misc]
-    return Fit(Thresholds(covered=hi, partial=lo, source=source), mae, f1, int(sims.size))
+    assert best is not None
+    return best[2], best[3]
+
+
+def f1_score(pred: np.ndarray, truth: np.ndarray) -> float:
+    tp = float(np.sum(pred & truth))
+    if tp == 0:
+        return 0.0
+    return 2 * tp / (float(np.sum(pred)) + float(np.sum(truth)))
+
+
+def fit_scorer(rows: np.ndarray, labels: np.ndarray, source: str,
+               features: tuple[str, ...] = FEATURES) -> Scorer:
+    """Fit a scorer from full feature rows and human labels (1 / 0.5 / 0), using ``features``."""
+    rows = np.asarray(rows, dtype=np.float64)
+    labels = np.asarray(labels, dtype=np.float64)
+    if rows.ndim != 2 or len(rows) != len(labels) or len(rows) < 2:
+        raise ValueError("need at least two labeled points")
+    x = rows[:, [FEATURES.index(f) for f in features]]
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    weights, bias = fit_logistic((x - mean) / scale, labels)
+    draft = Scorer(covered=0.5, partial=0.5, weights=tuple(weights), mean=tuple(mean),
+                   scale=tuple(scale), bias=bias, features=features, source=source)
+    p = draft.probability(rows)
+    covered, partial = fit_thresholds(p, labels)
+    credit = np.where(p >= covered, 1.0, np.where(p >= partial, 0.5, 0.0))
+    metrics = {"n_points": int(len(labels)),
+               "point_mae": round(float(np.mean(np.abs(credit - labels))), 4),
+               "covered_f1": round(f1_score(p >= covered, labels >= 1.0), 4)}
+    return Scorer(covered=covered, partial=partial, weights=tuple(map(float, weights)),
+                  mean=tuple(map(float, mean)), scale=tuple(map(float, scale)), bias=bias,
+                  features=features, source=source, metrics=metrics)

@@ -173,10 +173,10 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
 
 def _make_grader(settings: Settings):
-    from interviewer.embedding import SentenceTransformerEmbedder
+    from interviewer.embedding import make_embedder
     from interviewer.grading import Grader
 
-    return Grader(SentenceTransformerEmbedder(settings.model),
+    return Grader(make_embedder(settings.model),
                   calibration_file=settings.data_dir / "calibration.json")
 
 
@@ -216,7 +216,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                     raise ValueError(f"unknown question_id {qid!r}")
                 if not isinstance(answer, str) or not answer.strip():
                     raise ValueError("empty or missing 'answer'")
-                result = grader.grade(rubric.question(qid), answer).to_dict(item_id)
+                result = grader.grade(rubric, qid, answer).to_dict(item_id)
             except ValueError as exc:
                 failed += 1
                 msg = f"malformed JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
@@ -246,7 +246,7 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
     loaded = rubric_for_bank(bank)
     for warning in loaded.warnings:
         err.write(f"warning: {warning}\n")
-    grade = _make_grader(settings).grade(loaded.rubric.question(question.id), answer)
+    grade = _make_grader(settings).grade(loaded.rubric, question.id, answer)
     if args.json:
         out.write(json.dumps(grade.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
@@ -256,31 +256,34 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
 def format_grade(question: str, grade) -> str:
     marks = {"covered": "✓", "partial": "~", "missed": "✗"}
+    calibration = grade.scorer.source if grade.scorer.calibrated else "uncalibrated"
     lines = [f"Question: {question}", f"Score: {grade.score:.0%}  (model {grade.model_id}, "
-             f"thresholds {grade.thresholds.source})", ""]
+             f"calibration {calibration})", ""]
     for p in grade.points:
         group = f"[{p.group}] " if p.group else ""
         lines.append(f" {marks[p.verdict]} {group}{p.text}")
         if p.evidence:
-            lines.append(f"     ← “{p.evidence}”  ({p.similarity:.2f})")
+            lines.append(f"     ← “{p.evidence}”  ({p.probability:.2f})")
+        if p.verdict != "covered":
+            lines.append(f"     {p.reason}")
     return "\n".join(lines) + "\n"
 
 
 def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.calibration import fit_thresholds, save_thresholds
-    from interviewer.labels import collect_similarities
+    from interviewer.calibration import fit_scorer, save_scorer
+    from interviewer.labels import collect_features
 
     grader = _make_grader(settings)
-    sims, labels = collect_similarities(grader, args.labels, _catalog(settings), err)
-    if labels.size == 0:
+    rows, labels = collect_features(grader, args.labels, _catalog(settings), err)
+    if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
-    fit = fit_thresholds(sims, labels, source=", ".join(p.name for p in args.labels))
+    scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
     target = args.out or settings.data_dir / "calibration.json"
-    save_thresholds(grader.model_id, fit.thresholds, target, n_points=fit.n,
-                    mae=round(fit.mae, 4), covered_f1=round(fit.covered_f1, 4))
-    out.write(f"{grader.model_id}: covered >= {fit.thresholds.covered:.2f}, partial >= "
-              f"{fit.thresholds.partial:.2f} (n={fit.n} points, credit MAE {fit.mae:.3f}, "
-              f"covered F1 {fit.covered_f1:.3f}); saved to {target}\n")
+    save_scorer(grader.model_id, scorer, target)
+    out.write(f"{grader.model_id}: covered if p >= {scorer.covered:.2f}, partial if p >= "
+              f"{scorer.partial:.2f} (n={labels.size} points, point MAE "
+              f"{scorer.metrics['point_mae']:.3f}, covered F1 {scorer.metrics['covered_f1']:.3f} "
+              f"on the labels it was fitted to); saved to {target}\n")
     return 0
 
 

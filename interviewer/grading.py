@@ -1,10 +1,11 @@
 """Scoring an answer for key-point coverage.
 
-Each rubric point is compared with every segment of the answer (sentences and clauses);
-the best match is the point's evidence, and the model's calibrated thresholds turn its
-similarity into covered / partial / missed. The score is the weighted mean of credits
-(covered 1, partial 0.5). Nothing in the answer is ever read as an instruction: the
-text only ever meets a dot product.
+For each rubric point the grader finds the answer span (sentence, clause or pair of
+adjacent clauses) that expresses it best, computes evidence features for that match
+(:mod:`interviewer.features`), and lets the model's calibrated scorer turn them into
+covered / partial / missed. The score is the weighted mean of credits (covered 1,
+partial 0.5). The answer is only ever embedded and compared: nothing in it is read as
+an instruction, so asking for a score cannot earn one.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from interviewer.calibration import CREDIT, Thresholds, thresholds_for
+from interviewer.calibration import CREDIT, Scorer, scorer_for
 from interviewer.embedding import CachingEmbedder, Embedder
-from interviewer.rubric import Point, QuestionRubric
-from interviewer.textseg import segments
+from interviewer.features import AnswerText, feature_row, is_cross_lingual, lexical_recall
+from interviewer.rubric import Point, QuestionRubric, Rubric
+from interviewer.textseg import evidence_spans
 
 VERDICTS = ("covered", "partial", "missed")
+BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class PointResult:
     group: str | None
     weight: float
     verdict: str
+    probability: float
     similarity: float
     evidence: str | None
     reason: str
@@ -45,7 +49,7 @@ class Grade:
     score: float
     points: tuple[PointResult, ...]
     model_id: str
-    thresholds: Thresholds
+    scorer: Scorer
 
     def to_dict(self, item_id: object = None) -> dict:
         out: dict = {} if item_id is None else {"id": item_id}
@@ -53,44 +57,40 @@ class Grade:
             "question_id": self.question_id,
             "score": round(self.score, 4),
             "points": [{"id": p.point_id, "verdict": p.verdict, "score": p.credit,
-                        "similarity": round(p.similarity, 4), "evidence": p.evidence}
+                        "confidence": round(p.probability, 4),
+                        "similarity": round(p.similarity, 4), "evidence": p.evidence,
+                        "reason": p.reason}
                        for p in self.points],
         })
         return out
 
 
-def point_text(point: Point) -> str:
-    """What is embedded for a point: its text (the group label is display-only)."""
-    return point.text
+@dataclass(frozen=True)
+class Evidence:
+    """Per point of one question: feature rows, best span and its similarity."""
+
+    rows: np.ndarray
+    spans: list[str | None]
+    similarities: np.ndarray
 
 
-def similarity_matrix(embedder: Embedder, points: tuple[Point, ...],
-                      segs: list[str]) -> np.ndarray:
-    """Cosine similarities, points × segments (vectors are unit length)."""
-    if not segs:
-        return np.zeros((len(points), 0), dtype=np.float32)
-    vectors = embedder.embed([point_text(p) for p in points] + segs)
-    return vectors[: len(points)] @ vectors[len(points):].T
+def point_texts(point: Point) -> list[str]:
+    """The point and its aliases; a match with any of them counts."""
+    return [point.text, *point.keywords]
 
 
-def best_matches(embedder: Embedder, rubric: QuestionRubric,
-                 answer: str) -> list[tuple[float, str | None]]:
-    """For each point: (best similarity, the segment that achieved it)."""
-    segs = segments(answer)
-    sims = similarity_matrix(embedder, rubric.points, segs)
-    if sims.shape[1] == 0:
-        return [(0.0, None) for _ in rubric.points]
-    idx = sims.argmax(axis=1)
-    return [(float(sims[i, j]), segs[j]) for i, j in enumerate(idx)]
+def question_profile(q: QuestionRubric) -> str:
+    """A question's content as one text: its points joined (used to spot off-topic answers)."""
+    return "；".join(p.text for p in q.points)
 
 
 class Grader:
-    """Grades answers against question rubrics with one embedder and its thresholds."""
+    """Grades answers against a rubric with one embedder and its calibrated scorer."""
 
-    def __init__(self, embedder: Embedder, thresholds: Thresholds | None = None,
+    def __init__(self, embedder: Embedder, scorer: Scorer | None = None,
                  calibration_file: Path | None = None) -> None:
         self.embedder = embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
-        self._thresholds = thresholds
+        self._scorer = scorer
         self._calibration_file = calibration_file
 
     @property
@@ -98,32 +98,103 @@ class Grader:
         return self.embedder.model_id
 
     @property
-    def thresholds(self) -> Thresholds:
-        if self._thresholds is None:
-            self._thresholds = thresholds_for(self.model_id, self._calibration_file)
-        return self._thresholds
+    def scorer(self) -> Scorer:
+        if self._scorer is None:
+            self._scorer = scorer_for(self.model_id, self._calibration_file)
+        return self._scorer
 
-    def warm_up(self, rubrics: list[QuestionRubric] | tuple[QuestionRubric, ...] = ()) -> None:
-        """Load the model and encode the rubric points, so the first grade is quick."""
-        texts = [point_text(p) for r in rubrics for p in r.points] or ["warm up"]
+    def warm_up(self, rubric: Rubric | None = None) -> None:
+        """Load the model and encode the rubric, so the first grade is quick."""
+        texts = ["warm up"]
+        if rubric is not None:
+            for q in rubric.questions:
+                texts += [q.question, question_profile(q)]
+                texts += [t for p in q.points for t in point_texts(p)]
         self.embedder.embed(texts)
 
-    def grade(self, rubric: QuestionRubric, answer: str) -> Grade:
-        th = self.thresholds
+    def evidence(self, rubric: Rubric, question_id: str, answer: str) -> Evidence:
+        question = rubric.question(question_id)
+        points = question.points
+        spans = evidence_spans(answer)
+        if not spans:
+            return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)))
+        siblings = [q for q in rubric.questions if q.id != question_id]
+        alias_lists = [point_texts(p) for p in points]
+        fixed = [t for texts in alias_lists for t in texts] + [question.question or question_profile(question),
+                                                               question_profile(question)]
+        fixed += [question_profile(q) for q in siblings]
+        vectors = self.embedder.embed(fixed + spans + [answer])
+        n_alias = sum(len(t) for t in alias_lists)
+        alias_vecs = vectors[:n_alias]
+        q_vec, own_vec = vectors[n_alias], vectors[n_alias + 1]
+        sib_vecs = vectors[n_alias + 2:n_alias + 2 + len(siblings)]
+        span_vecs = vectors[n_alias + 2 + len(siblings):-1]
+        answer_vec = vectors[-1]
+
+        alias_sims = alias_vecs @ span_vecs.T
+        sims = np.empty((len(points), len(spans)))
+        point_vecs = np.empty((len(points), vectors.shape[1]))
+        start = 0
+        for i, texts in enumerate(alias_lists):
+            sims[i] = alias_sims[start:start + len(texts)].max(axis=0)
+            point_vecs[i] = alias_vecs[start]
+            start += len(texts)
+
+        off = float(answer_vec @ own_vec - (sib_vecs @ answer_vec).max()) if siblings else 0.0
+        prepared = AnswerText.of(answer)
+        rows, best_spans, best_sims = [], [], []
+        for i, point in enumerate(points):
+            j = int(sims[i].argmax())
+            e = float(sims[i, j])
+            others = np.delete(sims[:, j], i)
+            lexes = [v for v in (lexical_recall(t, prepared) for t in alias_lists[i]) if v is not None]
+            rows.append(feature_row(
+                e=e, lex=max(lexes) if lexes else None, evidence_len=len(spans[j]),
+                point_len=len(point.text), off=off, seg_question=float(span_vecs[j] @ q_vec),
+                second=float(others.max()) if others.size else 0.0,
+                point_question=float(point_vecs[i] @ q_vec),
+                cross=is_cross_lingual(point.text, prepared)))
+            best_spans.append(spans[j])
+            best_sims.append(e)
+        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims))
+
+    def grade(self, rubric: Rubric, question_id: str, answer: str) -> Grade:
+        question = rubric.question(question_id)
+        ev = self.evidence(rubric, question_id, answer)
+        scorer = self.scorer
+        if ev.rows.shape[1] == 0:
+            probs = np.zeros(len(question.points))
+        else:
+            probs = scorer.probability(ev.rows)
         results = []
-        for point, (sim, seg) in zip(rubric.points, best_matches(self.embedder, rubric, answer)):
-            verdict = th.verdict(sim)
-            if verdict == "missed":
-                reason = f"no sentence comes close (best {sim:.2f} < {th.partial:.2f})"
-            elif verdict == "partial":
-                reason = f"related but not stated clearly ({th.partial:.2f} ≤ {sim:.2f} < {th.covered:.2f})"
-            else:
-                reason = f"stated ({sim:.2f} ≥ {th.covered:.2f})"
-            results.append(PointResult(point_id=point.id, text=point.text, group=point.group,
-                                       weight=point.weight, verdict=verdict, similarity=sim,
-                                       evidence=seg if verdict != "missed" else None,
-                                       reason=reason))
-        total = sum(p.weight for p in rubric.points)
+        for i, point in enumerate(question.points):
+            p = float(probs[i])
+            verdict = scorer.verdict(p) if ev.spans[i] is not None else "missed"
+            results.append(PointResult(
+                point_id=point.id, text=point.text, group=point.group, weight=point.weight,
+                verdict=verdict, probability=p, similarity=float(ev.similarities[i]),
+                evidence=ev.spans[i] if verdict != "missed" else None,
+                reason=_reason(verdict, point, ev, i)))
+        total = sum(p.weight for p in question.points)
         score = sum(r.weight * r.credit for r in results) / total if total else 0.0
-        return Grade(question_id=rubric.id, answer=answer, score=score, points=tuple(results),
-                     model_id=self.model_id, thresholds=th)
+        return Grade(question_id=question_id, answer=answer, score=score, points=tuple(results),
+                     model_id=self.model_id, scorer=scorer)
+
+
+def _reason(verdict: str, point: Point, ev: Evidence, i: int) -> str:
+    """Why the verdict, in words a candidate can act on."""
+    span = ev.spans[i]
+    if span is None:
+        return "the answer is empty"
+    row = dict(zip(("e", "lex", "has_lex", "short", "off", "qpar"), ev.rows[i][:6]))
+    if verdict == "covered":
+        return "stated in your answer"
+    if verdict == "partial":
+        if row["short"] < BARE_NAME_RATIO:
+            return "named, but not explained: say what it does or why it matters"
+        return "touched on, but vague or incomplete"
+    if row["off"] < -0.05:
+        return "not found: your answer seems to address a different question"
+    if row["qpar"] > 0.1:
+        return "not found: the closest sentence restates the question"
+    return "not found in your answer"

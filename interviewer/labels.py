@@ -74,26 +74,29 @@ def rubrics_for(items: list[LabeledAnswer], catalog: BankCatalog) -> dict[str, o
     return {b: rubric_for_bank(catalog.resolve(b)).rubric for b in {i.bank for i in items}}
 
 
-def collect_similarities(grader, paths: list[Path], catalog: BankCatalog,
-                         err: TextIO) -> tuple[np.ndarray, np.ndarray]:
-    """Best similarity of every labeled point, paired with its label."""
-    from interviewer.grading import best_matches
-
-    sims: list[float] = []
+def collect_features(grader, paths: list[Path], catalog: BankCatalog,
+                     err: TextIO) -> tuple[np.ndarray, np.ndarray]:
+    """Evidence features of every labeled point, paired with its label."""
+    rows: list[np.ndarray] = []
     labels: list[float] = []
     for path in paths:
         items = load_labeled(path)
         rubrics = rubrics_for(items, catalog)
         for item in items:
-            qr = rubrics[item.bank].question(item.question_id)
-            known = {p.id for p in qr.points}
-            stale = set(item.labels) - known
+            rubric = rubrics[item.bank]
+            qr = rubric.question(item.question_id)
+            stale = set(item.labels) - {p.id for p in qr.points}
             if stale:
                 err.write(f"{path}: answer '{item.id}': skipped, labels name points not in "
                           f"the rubric ({', '.join(sorted(stale))})\n")
                 continue
-            for point, (sim, _) in zip(qr.points, best_matches(grader.embedder, qr, item.answer)):
+            ev = grader.evidence(rubric, item.question_id, item.answer)
+            if ev.rows.shape[1] == 0:
+                continue
+            for point, row in zip(qr.points, ev.rows):
                 if point.id in item.labels:
-                    sims.append(sim)
+                    rows.append(row)
                     labels.append(item.labels[point.id])
-    return np.asarray(sims), np.asarray(labels)
+    if not rows:
+        return np.zeros((0, 0)), np.zeros(0)
+    return np.vstack(rows), np.asarray(labels)

