@@ -288,14 +288,30 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
 
 def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
-    from interviewer.session import plan_interview
+    """The TUI: straight into the interview when the command line says enough, else setup."""
+    from interviewer.session import SetupChoices, load_choices, make_plan
 
-    bank = _catalog(settings).resolve(settings.bank)
-    plan = plan_interview(bank, tags=getattr(args, "tag", []) or [], count=settings.count,
-                          shuffle=settings.shuffle)
+    catalog = _catalog(settings)
+    banks = catalog.banks()
+    if not banks:
+        raise InputError("no question banks found", hint="add a .md bank to "
+                         f"{settings.data_dir / 'bank'} or pass --bank PATH")
+    plan = None
+    choices = load_choices(settings.data_dir, settings.bank)
+    explicit = any(getattr(args, name, None) for name in ("bank", "count", "time_limit", "tag"))
+    if explicit:
+        bank = catalog.resolve(settings.bank)
+        if bank.id not in {b.id for b in banks}:
+            banks.append(bank)
+        choices = SetupChoices(bank=bank.id, tags=tuple(getattr(args, "tag", []) or ()),
+                               count=settings.count, shuffle=bool(settings.shuffle),
+                               time_limit=settings.time_limit, total_limit=None,
+                               followups=settings.llm.enabled)
+        plan = make_plan(bank, choices)
     from interviewer.tui.app import make_app  # textual is imported only here
 
-    app = make_app(bank=bank, questions=plan, grader=_make_grader(settings), settings=settings)
+    app = make_app(banks=banks, grader=_make_grader(settings), settings=settings, plan=plan,
+                   choices=choices)
     app.run()
     return app.return_code or 0
 

@@ -1,27 +1,33 @@
-"""Pilot tests of the interview flow, with a fast fake embedder."""
+"""Pilot tests of the interview flow, with a fast fake embedder and a hand-moved clock."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-from textual.widgets import Static, TextArea
+from textual.widgets import DataTable, Input, Static, TextArea
 
+from conftest import ROOT
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
+from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
+from interviewer.session import SetupChoices, make_plan
+from interviewer.timer import ManualClock
 from interviewer.tui.app import make_app
+from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.feedback import FeedbackScreen
+from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.question import QuestionScreen
+from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.screens.summary import SummaryScreen
+from interviewer.tui.widgets import CountdownLabel
 
-TH = Scorer(0.6, 0.3, source="test")
+SCORER = Scorer(0.6, 0.3, source="test")
 
 
 async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
     """Wait on a condition, not a fixed sleep."""
-    steps = int(timeout / 0.02)
-    for _ in range(steps):
+    for _ in range(int(timeout / 0.02)):
         if condition():
             await pilot.pause()  # let the new screen finish mounting
             return
@@ -29,9 +35,16 @@ async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
     raise AssertionError("condition not reached in time")
 
 
-def build(zh_bank, settings, embedder=None, n=2):
-    return make_app(bank=zh_bank, questions=list(zh_bank.questions[:n]),
-                    grader=Grader(embedder or BigramEmbedder(), TH), settings=settings)
+def banks():
+    return BankCatalog([ROOT / "bank"]).banks()
+
+
+def build(settings, *, embedder=None, n=2, time_limit=300.0, total=None, clock=None, plan=True):
+    bank = next(b for b in banks() if b.id == "ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=n, time_limit=time_limit, total_limit=total)
+    return make_app(banks=banks(), grader=Grader(embedder or BigramEmbedder(), SCORER),
+                    settings=settings, plan=make_plan(bank, choices) if plan else None,
+                    choices=choices, clock=clock or ManualClock())
 
 
 async def type_answer(pilot, text: str) -> None:
@@ -39,47 +52,115 @@ async def type_answer(pilot, text: str) -> None:
     await pilot.pause()
 
 
-async def test_question_submit_feedback_next_summary(zh_bank, settings) -> None:
-    app = build(zh_bank, settings)
+def on(app, screen_type) -> bool:
+    return isinstance(app.screen, screen_type)
+
+
+async def test_setup_answer_feedback_next_summary(settings, zh_bank) -> None:
+    app = build(settings, plan=False)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen))
-        assert app.screen.query_one("#question-text", Static).content == zh_bank.questions[0].text
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        count = app.screen.query_one("#count", Input)
+        count.value = "2"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[0].text
+        assert "of 2" in str(app.screen.query_one("#progress", Static).content)
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, "训练加速：混合精度训练（FP16/BF16），梯度累积减少通信频率。")
         assert "characters" in str(app.screen.query_one("#char-count", Static).content)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen))
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
         rows = [str(w.content) for w in app.screen.query(".point")]
         assert len(rows) == len(app.interview.rubric.question("q01").points)
         assert any(r.startswith(" ✓") and "混合精度训练" in r for r in rows)
         assert any(r.startswith(" ✗") for r in rows)
-        assert "Score" in str(app.screen.query_one("#score", Static).content)
+        await pilot.press("s")
+        assert "confidence" in str(app.screen.query(".point").first().content)
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen))
-        assert app.screen.index == 1
+        await wait_for(pilot, lambda: on(app, QuestionScreen) and app.screen.index == 1)
         await type_answer(pilot, "DeepSpeed是微软的分布式训练库，ZeRO分片优化器状态。")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen))
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
-        rows = [str(w.content) for w in app.screen.query(".summary-row")]
-        assert len(rows) == 2 and "%" in rows[0]
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 2
+        assert "%" in str(table.get_row_at(0)[1])
+    saved = json.loads((settings.data_dir / "last_setup.json").read_text(encoding="utf-8"))
+    assert saved["count"] == 2 and saved["bank"] == "ai-infra-zh"
 
 
-async def test_empty_answer_is_not_submitted(zh_bank, settings) -> None:
-    app = build(zh_bank, settings)
-    async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
+async def test_setup_rejects_bad_input_with_a_message(settings) -> None:
+    app = build(settings, plan=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        app.screen.query_one("#time-limit", Input).value = "soon"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, QuestionScreen) and not app.screen.waiting
+        assert on(app, SetupScreen)
+        assert "Time per question" in str(app.screen.query_one("#setup-error", Static).content)
 
 
-async def test_submit_while_the_model_is_loading_waits_then_grades(zh_bank, settings) -> None:
-    embedder = GatedEmbedder()
-    app = build(zh_bank, settings, embedder)
+async def test_time_up_submits_what_was_typed(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, time_limit=90, clock=clock)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen))
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        screen = app.screen
+        label = screen.query_one(CountdownLabel)
+        assert "01:30" in str(label.content)
+        await type_answer(pilot, "混合精度训练")
+        clock.advance(31)
+        screen.tick()
+        assert "00:59" in str(label.content) and label.has_class("warning")
+        clock.advance(50)
+        screen.tick()
+        assert label.has_class("critical")
+        clock.advance(9)
+        screen.tick()
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        attempt = app.interview.attempts[0]
+        assert attempt.auto_submitted and attempt.answer == "混合精度训练"
+        assert attempt.time_used == 90
+
+
+async def test_pause_stops_the_clock(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, time_limit=60, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        screen = app.screen
+        clock.advance(10)
+        await pilot.press("f2")
+        assert screen.paused and screen.query_one("#paused").display
+        assert not screen.query_one(TextArea).display
+        clock.advance(1000)  # a long break
+        screen.tick()
+        assert on(app, QuestionScreen)
+        assert "00:50" in str(screen.query_one(CountdownLabel).content)
+        await pilot.press("f2")
+        clock.advance(5)
+        screen.tick()
+        assert "00:45" in str(screen.query_one(CountdownLabel).content)
+
+
+async def test_skip_moves_on_and_keeps_the_draft(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await type_answer(pilot, "半截答案")
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, QuestionScreen) and app.screen.index == 1)
+        assert app.interview.attempts[0].skipped
+        assert app.interview.attempts[0].answer == "半截答案"
+
+
+async def test_submit_while_the_model_is_loading_waits_then_grades(settings) -> None:
+    embedder = GatedEmbedder()
+    app = build(settings, embedder=embedder)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
         assert app.model_status == "loading"
         await type_answer(pilot, "混合精度训练。")
         await pilot.press("ctrl+s")
@@ -87,59 +168,129 @@ async def test_submit_while_the_model_is_loading_waits_then_grades(zh_bank, sett
         screen = app.screen
         assert screen.waiting and screen.query_one("#waiting").display
         assert screen.query_one(TextArea).read_only
-        # the UI stays responsive while it waits
-        await pilot.press("a")
-        assert screen.query_one(TextArea).text == "混合精度训练。"
+        await pilot.press("f1")  # the UI stays responsive while it waits
+        await wait_for(pilot, lambda: on(app, HelpScreen))
+        await pilot.press("escape")
         embedder.release()
-        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen))
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
 
 
-async def test_markup_like_input_shows_literally_and_cannot_crash(zh_bank, settings) -> None:
+async def test_markup_like_input_shows_literally_and_cannot_crash(settings) -> None:
     nasty = "[bold]粗体[/] [link=https://x.invalid]链接[/link] [/] [red on blue 混合精度训练 \\[x]"
-    app = build(zh_bank, settings)
+    app = build(settings)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, nasty)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen))
-        evidence = [str(w.content) for w in app.screen.query(".point")]
-        assert any("[bold]粗体[/]" in e for e in evidence)
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        assert str(app.screen.query_one("#answer-text", Static).content) == nasty
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await type_answer(pilot, nasty)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
 
 
-async def test_a_broken_model_keeps_the_answer_and_says_why(zh_bank, settings) -> None:
-    app = build(zh_bank, settings, BrokenEmbedder())
+async def test_bank_text_with_markup_renders_literally(settings) -> None:
+    from interviewer.bank import parse_bank
+
+    bank = parse_bank("---\nid: m\ntitle: '[b]T[/b]'\nlanguage: en\n---\n\n"
+                      "## q1: What does [red]this[/] do?\n\n### Answer\n\n- [link=x]Point[/link]: it works.\n")
+    app = make_app(banks=[bank], grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                   choices=SetupChoices(bank="m"), clock=ManualClock())
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        assert str(app.screen.query_one("#question-text", Static).content) == "What does [red]this[/] do?"
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "[link=x]Point[/link] it works")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        assert "[link=x]Point[/link]" in str(app.screen.query_one(".point", Static).content)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+
+
+async def test_a_broken_model_keeps_the_answer_and_says_why(settings) -> None:
+    app = build(settings, embedder=BrokenEmbedder())
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.model_status == "failed")
         assert "corrupt" in app.model_error
         await type_answer(pilot, "我的回答")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert isinstance(app.screen, QuestionScreen)
-        assert app.interview.attempts[0].answer == "我的回答"
+        assert on(app, QuestionScreen)
         saved = json.loads(app.drafts.path.read_text(encoding="utf-8"))
         assert saved["drafts"]["q01"] == "我的回答"
 
 
-async def test_drafts_reach_disk_while_typing(zh_bank, settings) -> None:
-    app = build(zh_bank, settings)
+async def test_drafts_reach_disk_while_typing(settings) -> None:
+    app = build(settings)
     async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
         await type_answer(pilot, "草稿内容")
         await wait_for(pilot, lambda: app.drafts.path.exists(), timeout=5)
-        saved = json.loads(app.drafts.path.read_text(encoding="utf-8"))
-        assert saved["drafts"]["q01"] == "草稿内容"
+        assert json.loads(app.drafts.path.read_text(encoding="utf-8"))["drafts"]["q01"] == "草稿内容"
 
 
-async def test_bank_text_with_markup_renders_literally(settings, tmp_path) -> None:
-    from interviewer.bank import parse_bank
-
-    bank = parse_bank("---\nid: m\ntitle: '[b]T'\nlanguage: en\n---\n\n"
-                      "## q1: What does [red]this[/] do?\n\n### Answer\n\n- [link=x]Point[/link]: it works.\n")
-    app = make_app(bank=bank, grader=Grader(BigramEmbedder(), TH), settings=settings)
+async def test_quitting_mid_question_asks_first(settings) -> None:
+    app = build(settings)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, QuestionScreen))
-        assert str(app.screen.query_one("#question-text", Static).content) == "What does [red]this[/] do?"
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await type_answer(pilot, "别丢了")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        assert app.screen.query_one(TextArea).text == "别丢了"
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_retake_and_export_from_the_summary(settings) -> None:
+    app = build(settings, n=1)
+    async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "[link=x]Point[/link] it works")
+        await type_answer(pilot, "KV Cache。")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen))
-        assert "[link=x]Point[/link]" in str(app.screen.query_one(".point", Static).content)
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        await pilot.press("e")
+        await pilot.pause()
+        reports = list((settings.data_dir / "reports").glob("*.md"))
+        assert len(reports) == 1 and "KV Cache" in reports[0].read_text(encoding="utf-8")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        assert "retake" in str(app.screen.query_one("#progress", Static).content)
+        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        assert app.screen.query_one(DataTable).row_count == 2
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+
+
+async def test_command_palette_offers_the_main_actions(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"Submit answer", "Pause / resume", "Skip question", "Help"} <= set(titles)
+
+
+async def test_fits_in_80_by_24(settings) -> None:
+    app = build(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        answer = app.screen.query_one(TextArea)
+        assert answer.size.height >= 5
+        assert app.screen.query_one("#countdown").region.right <= 80

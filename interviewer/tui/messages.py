@@ -8,7 +8,7 @@ from interviewer.grading import Grade
 
 
 class ModelReady(Message):
-    """The embedding model is loaded and the rubric points are encoded."""
+    """The embedding model is loaded."""
 
 
 class ModelFailed(Message):
@@ -18,10 +18,12 @@ class ModelFailed(Message):
 
 
 class AnswerGraded(Message):
-    def __init__(self, index: int, grade: Grade) -> None:
+    def __init__(self, index: int, grade: Grade, seconds: float, submitted: float) -> None:
         super().__init__()
         self.index = index
         self.grade = grade
+        self.seconds = seconds  # time the grader itself took
+        self.submitted = submitted  # perf_counter() when the user submitted
 
 
 class GradingFailed(Message):

@@ -1,4 +1,4 @@
-"""The end of an interview: score per question and overall."""
+"""The end of an interview: score and time per question, what was missed most, what next."""
 
 from __future__ import annotations
 
@@ -7,31 +7,65 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
-from interviewer.tui.screens.feedback import score_bar
+from interviewer.timer import format_clock
+from interviewer.tui.widgets import score_bar
 
 if TYPE_CHECKING:
-    from interviewer.tui.app import Interview
+    from interviewer.interview import Interview
 
 
 class SummaryScreen(Screen):
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
+    BINDINGS = [
+        Binding("e", "export", "Export report"),
+        Binding("r", "retry", "Retake selected"),
+        Binding("n", "new", "New interview"),
+        Binding("q", "app.quit", "Quit"),
+    ]
 
     def __init__(self, interview: Interview) -> None:
         super().__init__()
         self.interview = interview
 
     def compose(self) -> ComposeResult:
-        graded = [a for a in self.interview.attempts if a.grade is not None]
-        total = sum(a.grade.score for a in graded) / len(graded) if graded else 0.0
+        total = self.interview.overall_score()
         yield Header()
-        yield Static(f"Interview complete · overall {total:.0%}  {score_bar(total)}",
-                     id="score", markup=False)
-        with VerticalScroll(id="points"):
-            for n, a in enumerate(self.interview.attempts, start=1):
-                score = f"{a.grade.score:4.0%}" if a.grade else "  — "
-                yield Static(f"{n:>2}. {score}  {a.question.text}", classes="summary-row",
-                             markup=False)
+        yield Static(f"Interview complete · overall {total:.0%}  {score_bar(total)}  · "
+                     f"time {format_clock(self.interview.total_time())}", id="score",
+                     markup=False)
+        with VerticalScroll(id="summary"):
+            yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+            yield Static("Points missed most", id="missed-title")
+            missed = self.interview.missed_most()
+            text = "\n".join(f" ✗ {point}  ({qid}{f', {n}×' if n > 1 else ''})"
+                             for qid, point, n in missed) or " Nothing missed. Well done."
+            yield Static(text, id="missed", markup=False)
         yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("#", "Score", "Time", "Question")
+        for n, a in enumerate(self.interview.attempts, start=1):
+            if a.skipped:
+                score = "skipped"
+            else:
+                score = f"{a.score:.0%}" if a.grade else "—"
+            label = a.question.text + (" (retake)" if a.retry_of is not None else "")
+            # cells given as Content are never parsed as markup
+            table.add_row(str(n), score, format_clock(int(a.time_used)), Content(label),
+                          key=str(n - 1))
+        table.focus()
+
+    def action_export(self) -> None:
+        self.app.export_report()  # type: ignore[attr-defined]
+
+    def action_retry(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            self.app.retry_question(table.cursor_row)  # type: ignore[attr-defined]
+
+    def action_new(self) -> None:
+        self.app.new_interview()  # type: ignore[attr-defined]

@@ -1,0 +1,142 @@
+"""Choosing the interview: bank, topics, length, order and time limits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, SelectionList, Static, Switch
+
+from interviewer.bank import Bank
+from interviewer.config import parse_duration
+from interviewer.errors import InterviewerError
+from interviewer.session import SetupChoices, make_plan
+
+if TYPE_CHECKING:
+    from interviewer.tui.app import InterviewApp
+
+
+def _duration_text(seconds: float | None) -> str:
+    if not seconds:
+        return ""
+    m, s = divmod(int(seconds), 60)
+    return f"{m}m{s}s" if s else f"{m}m"
+
+
+class SetupScreen(Screen):
+    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True)]
+
+    def __init__(self, banks: list[Bank], choices: SetupChoices) -> None:
+        super().__init__()
+        self.banks = {b.id: b for b in banks}
+        self.choices = choices
+
+    @property
+    def app_(self) -> InterviewApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        c = self.choices
+        bank_id = c.bank if c.bank in self.banks else next(iter(self.banks), None)
+        yield Header()
+        with VerticalScroll(id="setup"):
+            yield Static("Set up your mock interview", id="setup-title")
+            with Horizontal(classes="field"):
+                yield Label("Question bank", classes="field-label")
+                yield Select([(Content(f"{b.title} ({b.id}, {len(b.questions)} questions)"), b.id)
+                              for b in self.banks.values()], value=bank_id or Select.BLANK,
+                             allow_blank=False, id="bank")
+            with Horizontal(classes="field"):
+                yield Label("Topics (none = all)", classes="field-label")
+                yield SelectionList[str](id="tags")
+            with Horizontal(classes="field"):
+                yield Label("Questions", classes="field-label")
+                yield Input(str(c.count) if c.count else "", placeholder="all",
+                            id="count", type="integer")
+            with Horizontal(classes="field"):
+                yield Label("Random order", classes="field-label")
+                yield Switch(value=c.shuffle, id="shuffle")
+            with Horizontal(classes="field"):
+                yield Label("Time per question", classes="field-label")
+                yield Input(_duration_text(c.time_limit), placeholder="untimed (e.g. 5m, 90s)",
+                            id="time-limit")
+            with Horizontal(classes="field"):
+                yield Label("Total time", classes="field-label")
+                yield Input(_duration_text(c.total_limit), placeholder="no limit (e.g. 30m)",
+                            id="total-limit")
+            with Horizontal(classes="field"):
+                yield Label("Follow-up questions", classes="field-label")
+                yield Switch(value=c.followups, id="followups")
+            yield Static("", id="setup-error", markup=False)
+            yield Button("Start (Ctrl+S)", id="start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fill_tags()
+        self.query_one("#bank", Select).focus()
+
+    def _fill_tags(self) -> None:
+        tags = self.query_one("#tags", SelectionList)
+        tags.clear_options()
+        bank = self.banks.get(self.query_one("#bank", Select).value)  # type: ignore[arg-type]
+        if bank is None:
+            return
+        known = sorted({t for q in bank.questions for t in q.tags})
+        for tag in known:
+            n = sum(tag in q.tags for q in bank.questions)
+            tags.add_option((Content(f"{tag} ({n})"), tag, tag in self.choices.tags))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "bank":
+            self._fill_tags()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+
+    def on_input_submitted(self, _: Input.Submitted) -> None:
+        self.action_start()
+
+    def _error(self, text: str) -> None:
+        self.query_one("#setup-error", Static).update(text)
+
+    def read_choices(self) -> SetupChoices:
+        """The form as :class:`SetupChoices`; raises ValueError with a message to show."""
+        bank_id = self.query_one("#bank", Select).value
+        if bank_id not in self.banks:
+            raise ValueError("Choose a question bank.")
+        count_text = self.query_one("#count", Input).value.strip()
+        count = int(count_text) if count_text else None
+        if count is not None and count < 1:
+            raise ValueError("Questions: give a number of at least 1, or leave it empty for all.")
+
+        def duration(widget_id: str, name: str) -> float | None:
+            text = self.query_one(widget_id, Input).value.strip()
+            if not text:
+                return None
+            try:
+                return parse_duration(text)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}.") from None
+
+        return SetupChoices(
+            bank=str(bank_id),
+            tags=tuple(self.query_one("#tags", SelectionList).selected),
+            count=count, shuffle=self.query_one("#shuffle", Switch).value,
+            time_limit=duration("#time-limit", "Time per question"),
+            total_limit=duration("#total-limit", "Total time"),
+            followups=self.query_one("#followups", Switch).value)
+
+    def action_start(self) -> None:
+        try:
+            choices = self.read_choices()
+            plan = make_plan(self.banks[choices.bank], choices)
+        except (ValueError, InterviewerError) as exc:
+            self._error(str(exc))
+            return
+        self._error("")
+        self.app_.start_interview(plan, choices)

@@ -1,0 +1,30 @@
+"""Small widgets with one job each."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from interviewer.timer import format_clock
+
+WARN_AT = 60.0
+CRITICAL_AT = 10.0
+
+
+class CountdownLabel(Static):
+    """Shows ``mm:ss``; turns to warning colours at 1 minute and 10 seconds left."""
+
+    def show(self, remaining: float | None, elapsed: float, paused: bool = False) -> None:
+        if remaining is None:
+            text = f"⏱ {format_clock(int(elapsed))}"
+        else:
+            text = f"⏳ {format_clock(remaining)}"
+        if paused:
+            text += " ⏸"
+        self.update(text)
+        self.set_class(remaining is not None and CRITICAL_AT < remaining <= WARN_AT, "warning")
+        self.set_class(remaining is not None and remaining <= CRITICAL_AT, "critical")
+
+
+def score_bar(score: float, width: int = 20) -> str:
+    filled = round(max(0.0, min(1.0, score)) * width)
+    return "█" * filled + "░" * (width - filled)
