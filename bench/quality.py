@@ -33,7 +33,8 @@ from interviewer.features import FEATURES  # noqa: E402
 from interviewer.grading import Grader  # noqa: E402
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
 
-DEV = ROOT / "bench" / "data" / "labeled-dev.jsonl"
+DEV_FILES = [ROOT / "bench" / "data" / name for name in
+             ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
 HELDOUT = ROOT / "bench" / "data" / "labeled-heldout.jsonl"
 GAMING = ("keywords", "parrot", "manipulation")
 
@@ -83,6 +84,7 @@ CONFIGS = [
     Config("use-full", "use", FEATURES, "USE + all evidence features (the default)"),
 ]
 DEFAULT_CONFIG = "use-full"
+SHIPPED_ENCODERS = ("use", "minilm")  # e5 is measured, not shipped
 
 
 @dataclass
@@ -131,7 +133,7 @@ def fit(ev: Evidence, features: tuple[str, ...], mask: list[bool] | None = None)
     use = [i for i in range(len(ev.items)) if mask is None or mask[i]]
     rows = np.vstack([ev.rows[i] for i in use])
     labels = np.concatenate([labels_of(ev)[i] for i in use])
-    return fit_scorer(rows, labels, source=DEV.name, features=features)
+    return fit_scorer(rows, labels, source="bench/data/labeled-dev*.jsonl", features=features)
 
 
 def cross_validate(ev: Evidence, features: tuple[str, ...]) -> Report:
@@ -178,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
     args = parser.parse_args(argv)
     catalog = BankCatalog([ROOT / "bank"])
-    dev, held = load_labeled(DEV), load_labeled(HELDOUT)
+    dev = [item for path in DEV_FILES for item in load_labeled(path)]
+    held = load_labeled(HELDOUT)
     print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
           f"held-out {len(held)} ({sum(len(i.labels) for i in held)} points)")
     chosen = [c for c in CONFIGS if c.name in args.configs]
@@ -205,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "features": list(config.features),
                                 "seconds_per_answer": (e_dev.seconds + e_held.seconds) / (len(dev) + len(held)),
                                 **{k: vars(v) for k, v in reports.items()}}
-        if args.write_calibration and config.features == FEATURES:
+        if args.write_calibration and config.features == FEATURES and config.encoder in SHIPPED_ENCODERS:
             save_scorer(model_id, scorer, SHIPPED)
             print(f"{'':<12} wrote calibration for {model_id} to {SHIPPED.relative_to(ROOT)}")
     for name in results:
