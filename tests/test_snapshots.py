@@ -42,7 +42,7 @@ async def answered(pilot) -> None:
     await settle(pilot, lambda: pilot.app.model_status == "ready")
     pilot.app.screen.query_one(TextArea).insert(ANSWER)
     await pilot.press("ctrl+s")
-    await settle(pilot, lambda: type(pilot.app.screen).__name__ == "FeedbackScreen")
+    await settle(pilot, lambda: getattr(pilot.app.screen, "mode", None) == "feedback")
 
 
 @pytest.fixture

@@ -15,9 +15,8 @@ from interviewer.session import SetupChoices, make_plan
 from interviewer.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.confirm import ConfirmScreen
-from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.help import HelpScreen
-from interviewer.tui.screens.question import QuestionScreen
+from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.widgets import CountdownLabel
@@ -56,6 +55,20 @@ def on(app, screen_type) -> bool:
     return isinstance(app.screen, screen_type)
 
 
+def asking(app, index: int | None = None) -> bool:
+    screen = app.screen
+    return (isinstance(screen, InterviewScreen) and screen.mode == "question"
+            and (index is None or screen.index == index))
+
+
+def feedback(app) -> bool:
+    return isinstance(app.screen, InterviewScreen) and app.screen.mode == "feedback"
+
+
+def points_text(app) -> str:
+    return str(app.screen.query_one("#points-text", Static).content)
+
+
 async def test_setup_answer_feedback_next_summary(settings, zh_bank) -> None:
     app = build(settings, plan=False)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -63,25 +76,26 @@ async def test_setup_answer_feedback_next_summary(settings, zh_bank) -> None:
         count = app.screen.query_one("#count", Input)
         count.value = "2"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[0].text
         assert "of 2" in str(app.screen.query_one("#progress", Static).content)
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, "训练加速：混合精度训练（FP16/BF16），梯度累积减少通信频率。")
         assert "characters" in str(app.screen.query_one("#char-count", Static).content)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
-        rows = [str(w.content) for w in app.screen.query(".point")]
+        await wait_for(pilot, lambda: feedback(app))
+        rows = points_text(app).split("\n\n")
         assert len(rows) == len(app.interview.rubric.question("q01").points)
         assert any(r.startswith(" ✓") and "混合精度训练" in r for r in rows)
         assert any(r.startswith(" ✗") for r in rows)
+        assert "confidence" not in points_text(app)
         await pilot.press("s")
-        assert "confidence" in str(app.screen.query(".point").first().content)
+        assert "confidence" in points_text(app)
         await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, QuestionScreen) and app.screen.index == 1)
+        await wait_for(pilot, lambda: asking(app, 1))
         await type_answer(pilot, "DeepSpeed是微软的分布式训练库，ZeRO分片优化器状态。")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         table = app.screen.query_one(DataTable)
@@ -119,7 +133,7 @@ async def test_time_up_submits_what_was_typed(settings) -> None:
         assert label.has_class("critical")
         clock.advance(9)
         screen.tick()
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         attempt = app.interview.attempts[0]
         assert attempt.auto_submitted and attempt.answer == "混合精度训练"
         assert attempt.time_used == 90
@@ -129,7 +143,7 @@ async def test_pause_stops_the_clock(settings) -> None:
     clock = ManualClock()
     app = build(settings, time_limit=60, clock=clock)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         screen = app.screen
         clock.advance(10)
         await pilot.press("f2")
@@ -137,7 +151,7 @@ async def test_pause_stops_the_clock(settings) -> None:
         assert not screen.query_one(TextArea).display
         clock.advance(1000)  # a long break
         screen.tick()
-        assert on(app, QuestionScreen)
+        assert asking(app)
         assert "00:50" in str(screen.query_one(CountdownLabel).content)
         await pilot.press("f2")
         clock.advance(5)
@@ -148,10 +162,10 @@ async def test_pause_stops_the_clock(settings) -> None:
 async def test_skip_moves_on_and_keeps_the_draft(settings) -> None:
     app = build(settings)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "半截答案")
         await pilot.press("f3")
-        await wait_for(pilot, lambda: on(app, QuestionScreen) and app.screen.index == 1)
+        await wait_for(pilot, lambda: asking(app, 1))
         assert app.interview.attempts[0].skipped
         assert app.interview.attempts[0].answer == "半截答案"
 
@@ -160,7 +174,7 @@ async def test_submit_while_the_model_is_loading_waits_then_grades(settings) -> 
     embedder = GatedEmbedder()
     app = build(settings, embedder=embedder)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         assert app.model_status == "loading"
         await type_answer(pilot, "混合精度训练。")
         await pilot.press("ctrl+s")
@@ -172,7 +186,7 @@ async def test_submit_while_the_model_is_loading_waits_then_grades(settings) -> 
         await wait_for(pilot, lambda: on(app, HelpScreen))
         await pilot.press("escape")
         embedder.release()
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
 
 
 async def test_markup_like_input_shows_literally_and_cannot_crash(settings) -> None:
@@ -182,13 +196,13 @@ async def test_markup_like_input_shows_literally_and_cannot_crash(settings) -> N
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, nasty)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         assert str(app.screen.query_one("#answer-text", Static).content) == nasty
         await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, nasty)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
 
@@ -203,13 +217,13 @@ async def test_bank_text_with_markup_renders_literally(settings) -> None:
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: on(app, SetupScreen))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         assert str(app.screen.query_one("#question-text", Static).content) == "What does [red]this[/] do?"
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, "[link=x]Point[/link] it works")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
-        assert "[link=x]Point[/link]" in str(app.screen.query_one(".point", Static).content)
+        await wait_for(pilot, lambda: feedback(app))
+        assert "[link=x]Point[/link]" in points_text(app)
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
 
@@ -222,7 +236,7 @@ async def test_a_broken_model_keeps_the_answer_and_says_why(settings) -> None:
         await type_answer(pilot, "我的回答")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert on(app, QuestionScreen)
+        assert asking(app)
         saved = json.loads(app.drafts.path.read_text(encoding="utf-8"))
         assert saved["drafts"]["q01"] == "我的回答"
 
@@ -230,7 +244,7 @@ async def test_a_broken_model_keeps_the_answer_and_says_why(settings) -> None:
 async def test_drafts_reach_disk_while_typing(settings) -> None:
     app = build(settings)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "草稿内容")
         await wait_for(pilot, lambda: app.drafts.path.exists(), timeout=5)
         assert json.loads(app.drafts.path.read_text(encoding="utf-8"))["drafts"]["q01"] == "草稿内容"
@@ -239,12 +253,12 @@ async def test_drafts_reach_disk_while_typing(settings) -> None:
 async def test_quitting_mid_question_asks_first(settings) -> None:
     app = build(settings)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "别丢了")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: on(app, ConfirmScreen))
         await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         assert app.screen.query_one(TextArea).text == "别丢了"
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: on(app, ConfirmScreen))
@@ -259,7 +273,7 @@ async def test_retake_and_export_from_the_summary(settings) -> None:
         await wait_for(pilot, lambda: app.model_status == "ready")
         await type_answer(pilot, "KV Cache。")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         await pilot.press("e")
@@ -267,11 +281,11 @@ async def test_retake_and_export_from_the_summary(settings) -> None:
         reports = list((settings.data_dir / "reports").glob("*.md"))
         assert len(reports) == 1 and "KV Cache" in reports[0].read_text(encoding="utf-8")
         await pilot.press("r")
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         assert "retake" in str(app.screen.query_one("#progress", Static).content)
         await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: on(app, FeedbackScreen))
+        await wait_for(pilot, lambda: feedback(app))
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         assert app.screen.query_one(DataTable).row_count == 2
@@ -282,7 +296,7 @@ async def test_retake_and_export_from_the_summary(settings) -> None:
 async def test_command_palette_offers_the_main_actions(settings) -> None:
     app = build(settings)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert {"Submit answer", "Pause / resume", "Skip question", "Help"} <= set(titles)
 
@@ -290,7 +304,7 @@ async def test_command_palette_offers_the_main_actions(settings) -> None:
 async def test_fits_in_80_by_24(settings) -> None:
     app = build(settings)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: on(app, QuestionScreen))
+        await wait_for(pilot, lambda: asking(app))
         answer = app.screen.query_one(TextArea)
         assert answer.size.height >= 5
         assert app.screen.query_one("#countdown").region.right <= 80

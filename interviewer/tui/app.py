@@ -29,9 +29,8 @@ from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_
 from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import AnswerGraded, GradingFailed, ModelFailed, ModelReady
 from interviewer.tui.screens.confirm import ConfirmScreen
-from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.help import HelpScreen
-from interviewer.tui.screens.question import QuestionScreen
+from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.screens.summary import SummaryScreen
 
@@ -70,7 +69,9 @@ class InterviewApp(App[int]):
             self.start_interview(self.initial_plan)
         else:
             self.push_screen(SetupScreen(self.banks, self.choices))
-        self.load_model()
+        # Start loading only once the first screen is drawn: the loader competes for the
+        # GIL, and the user should see a question before anything else happens.
+        self.call_after_refresh(self.load_model)
 
     def start_interview(self, plan: InterviewPlan, choices: SetupChoices | None = None) -> None:
         if choices is not None:
@@ -86,7 +87,7 @@ class InterviewApp(App[int]):
         self.interview = Interview.start(plan, loaded.rubric)
         self.sub_title = plan.bank.title
         self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
-        self._show(QuestionScreen(self.interview, 0, self.clock))
+        self._show(InterviewScreen(self.interview, 0, self.clock))
 
     def _show(self, screen: Screen) -> None:
         if len(self.screen_stack) > 1:
@@ -157,7 +158,9 @@ class InterviewApp(App[int]):
         attempt.grade = message.grade
         if self.drafts is not None:
             self.drafts.save_answer(attempt.question.id, attempt.answer, message.grade.score)
-        self._show(FeedbackScreen(self.interview, message.index))
+        screen = self.screen
+        if isinstance(screen, InterviewScreen):
+            screen.show_feedback(message.index)
         self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
@@ -166,7 +169,7 @@ class InterviewApp(App[int]):
     def on_grading_failed(self, message: GradingFailed) -> None:
         self.notify(f"Grading failed: {message.reason}. Your answer is saved.",
                     severity="error", markup=False, timeout=15)
-        if isinstance(self.screen, QuestionScreen):
+        if isinstance(self.screen, InterviewScreen):
             self.screen.cancel_waiting()
 
     # ------------------------------------------------------------ navigation
@@ -179,7 +182,7 @@ class InterviewApp(App[int]):
         elif nxt < len(self.interview.plan.questions) and nxt < len(self.interview.attempts) \
                 and self.interview.attempts[nxt].retry_of is None:
             self.interview.index = nxt
-            self._show(QuestionScreen(self.interview, nxt, self.clock))
+            self._ask(nxt)
         else:
             self.finish()
 
@@ -192,7 +195,15 @@ class InterviewApp(App[int]):
         assert self.interview is not None
         index = self.interview.retry(attempt_index)
         self.interview.index = index
-        self._show(QuestionScreen(self.interview, index, self.clock))
+        self._ask(index)
+
+    def _ask(self, index: int) -> None:
+        """Question ``index`` in the interview screen, reusing it when it is showing."""
+        assert self.interview is not None
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.show_question(index)
+        else:
+            self._show(InterviewScreen(self.interview, index, self.clock))
 
     def finish(self) -> None:
         assert self.interview is not None
@@ -224,7 +235,8 @@ class InterviewApp(App[int]):
             self.push_screen(HelpScreen())
 
     def action_request_quit(self) -> None:
-        in_progress = self.interview is not None and isinstance(self.screen, QuestionScreen)
+        screen = self.screen
+        in_progress = isinstance(screen, InterviewScreen) and screen.mode == "question"
         if not in_progress:
             self.exit(0)
             return
@@ -239,7 +251,7 @@ class InterviewApp(App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "Keys and what they do", self.action_help)
-        if isinstance(screen, QuestionScreen):
+        if isinstance(screen, InterviewScreen) and screen.mode == "question":
             yield SystemCommand("Submit answer", "Grade the answer now", screen.action_submit)
             yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)
             yield SystemCommand("Skip question", "Move on without grading", screen.action_skip)

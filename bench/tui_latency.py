@@ -1,0 +1,175 @@
+"""How much the TUI adds: launch time and submit-to-feedback latency.
+
+    python bench/tui_latency.py [--runs 7] [--answers 20]
+
+1. Launch: time from process start to the first interactive question, against a bare
+   Textual app's time to its first frame, both headless, interleaved, medians over runs.
+2. Submit to feedback: with the model loaded, the time from Ctrl+S to the feedback screen
+   being drawn, against the grader's own time for the same answer (warm), p50 and p95.
+
+Both are ratios measured in one run on the same machine; absolute times are for information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BARE = """
+import os, time
+t0 = float(os.environ["BENCH_T0"])
+from textual.app import App
+from textual.widgets import Static
+class Bare(App):
+    def compose(self):
+        yield Static("hello")
+    def on_mount(self):
+        self.call_after_refresh(self.done)
+    def done(self):
+        print(f"READY {time.time() - t0:.4f}")
+        self.exit()
+Bare().run(headless=True)
+"""
+
+INTERVIEWER = """
+import os, time
+t0 = float(os.environ["BENCH_T0"])
+from interviewer.cli import _catalog, _make_grader
+from interviewer.config import discover_settings
+from interviewer.session import SetupChoices, make_plan
+from interviewer.tui.app import make_app
+from interviewer.tui.screens.interview import InterviewScreen
+settings = discover_settings()
+banks = _catalog(settings).banks()
+bank = next(b for b in banks if b.id == "ai-infra-zh")
+choices = SetupChoices(bank=bank.id)
+app = make_app(banks=banks, grader=_make_grader(settings), settings=settings,
+               plan=make_plan(bank, choices), choices=choices)
+import asyncio
+async def pilot(p):
+    while not (isinstance(p.app.screen, InterviewScreen) and p.app.screen.is_mounted):
+        await asyncio.sleep(0.001)
+    drawn = asyncio.Event()
+    p.app.call_after_refresh(drawn.set)  # the frame that shows the question
+    await drawn.wait()
+    print(f"READY {time.time() - t0:.4f}")
+    p.app.exit()
+app.run(headless=True, auto_pilot=pilot)
+"""
+
+
+def launch(code: str, home: str) -> float:
+    env = {**os.environ, "BENCH_T0": repr(time.time()), "INTERVIEWER_HOME": home}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=300)
+    for line in out.stdout.splitlines():
+        if line.startswith("READY"):
+            return float(line.split()[1])
+    raise RuntimeError(out.stderr[-2000:])
+
+
+def bench_launch(runs: int, home: str) -> dict:
+    bare, full = [], []
+    launch(BARE, home)  # warm the file cache for both
+    launch(INTERVIEWER, home)
+    for _ in range(runs):
+        bare.append(launch(BARE, home))
+        full.append(launch(INTERVIEWER, home))
+    mb, mf = statistics.median(bare), statistics.median(full)
+    return {"bare_first_frame_s": mb, "interviewer_first_question_s": mf, "ratio": mf / mb,
+            "runs": runs}
+
+
+def bench_submit(n: int, home: str) -> dict:
+    import asyncio
+
+    os.environ["INTERVIEWER_HOME"] = home
+    sys.path.insert(0, str(ROOT))
+    from textual.widgets import TextArea
+
+    from interviewer.cli import _catalog, _make_grader
+    from interviewer.config import discover_settings
+    from interviewer.session import SetupChoices, make_plan
+    from interviewer.tui.app import make_app
+    from interviewer.tui.screens.interview import InterviewScreen
+
+    # distinct real answers, so neither run finds an answer already encoded
+    answers = []
+    for path in sorted((ROOT / "bench" / "data").glob("labeled-*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            if item["question_id"] == "q01" and item["answer"].strip() and item["answer"] not in answers:
+                answers.append(item["answer"])
+    answers = answers[:n]
+    n = len(answers)
+    settings = discover_settings()
+    banks = _catalog(settings).banks()
+    bank = next(b for b in banks if b.id == "ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=1, time_limit=None)
+    grader = _make_grader(settings)
+    app = make_app(banks=banks, grader=grader, settings=settings, plan=make_plan(bank, choices),
+                   choices=choices)
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 32)) as pilot:
+            while app.model_status != "ready":
+                await pilot.pause(0.01)
+            for i, text in enumerate(answers):
+                while not (isinstance(app.screen, InterviewScreen) and app.screen.mode == "question"):
+                    await pilot.pause(0.001)
+                app.screen.query_one(TextArea).load_text(text)
+                await pilot.pause()
+                await pilot.press("ctrl+s")
+                while len(app.grade_seconds) <= i:
+                    await pilot.pause(0.001)
+                await pilot.press("r")  # retake: back to a fresh question screen
+
+    asyncio.run(run())
+    # the grader alone on the same answers: a fresh grader, warm on the rubric only
+    from interviewer.embedding import make_embedder
+    from interviewer.grading import Grader
+
+    grader = Grader(make_embedder(settings.model))
+    grader.warm_up(app.interview.rubric)
+    own = []
+    for text in answers:
+        start = time.perf_counter()
+        grader.grade(app.interview.rubric, "q01", text)
+        own.append(time.perf_counter() - start)
+    ui = [total for _, total in app.grade_seconds]
+    ratios = sorted(u / g for u, g in zip(ui, own))
+
+    def pct(xs, q):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+    return {"answers": n, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
+            "submit_to_feedback_p50_ms": 1000 * pct(ui, 0.5),
+            "submit_to_feedback_p95_ms": 1000 * pct(ui, 0.95),
+            "ratio_p50": pct(ratios, 0.5), "ratio_p95": pct(ratios, 0.95),
+            "p95_over_p95": pct(ui, 0.95) / pct(own, 0.95)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--answers", type=int, default=20)
+    args = parser.parse_args()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as home:
+        result = {"launch": bench_launch(args.runs, home), "submit": bench_submit(args.answers, home)}
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,319 @@
+"""The interview screen: a question under a countdown, then its feedback, in one screen.
+
+Question and feedback are two panels of one ContentSwitcher rather than two screens:
+switching screens costs Textual 60-120 ms of composition, flipping a panel and updating
+three widgets costs about 10, so the feedback appears as fast as the grader allows
+(bench/tui_latency.py measures it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
+
+from interviewer.timer import Clock, Countdown
+from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
+
+if TYPE_CHECKING:
+    from interviewer.grading import Grade, PointResult
+    from interviewer.interview import Attempt, Interview
+    from interviewer.tui.app import InterviewApp
+
+_MODEL_STATUS = {
+    "loading": "Loading the grading model…",
+    "ready": "Model ready",
+    "failed": "Grading unavailable (answers are still saved)",
+}
+DRAFT_SAVE_DELAY = 1.0  # seconds after the last keystroke
+TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
+MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
+STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
+HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning"}
+QUESTION_ACTIONS = {"submit", "pause", "skip"}
+FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
+
+
+def point_row(p: PointResult, numbers: bool) -> Content:
+    """One point as styled content; user and bank text go in as plain strings, never markup."""
+    parts: list = [(f" {MARKS[p.verdict]} ", STYLES[p.verdict])]
+    if p.group:
+        parts.append((f"{p.group} › ", "dim"))
+    parts.append(p.text)
+    if numbers:
+        parts.append((f"  (confidence {p.probability:.2f}, similarity {p.similarity:.2f})", "dim"))
+    if p.evidence:
+        parts += ["\n     ", ("← “", "dim"), (p.evidence, "italic"), ("”", "dim")]
+    if p.verdict != "covered":
+        parts += ["\n     ", (p.reason, "dim")]
+    return Content.assemble(*parts)
+
+
+def points_view(grade: Grade, numbers: bool) -> Content:
+    return Content("\n\n").join(point_row(p, numbers) for p in grade.points)
+
+
+def highlighted_answer(grade: Grade) -> Content:
+    """The answer with the spans that earned points underlined."""
+    text = grade.answer
+    content = Content(text)
+    for p in grade.points:
+        if p.evidence and p.verdict in HIGHLIGHT:
+            start = text.find(p.evidence)
+            if start >= 0:
+                content = content.stylize(HIGHLIGHT[p.verdict], start, start + len(p.evidence))
+    return content
+
+
+class InterviewScreen(Screen):
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", priority=True),
+        Binding("f2", "pause", "Pause/resume"),
+        Binding("f3", "skip", "Skip"),
+        Binding("n,enter", "next", "Next"),
+        Binding("s", "toggle_numbers", "Numbers"),
+        Binding("r", "retry", "Retake"),
+    ]
+
+    mode: reactive[str] = reactive("question", init=False)  # question | feedback
+
+    def __init__(self, interview: Interview, index: int, clock: Clock) -> None:
+        super().__init__()
+        self.interview = interview
+        self.clock = clock
+        self.index = index
+        self.countdown = Countdown(clock, interview.plan.time_limit)
+        self.waiting = False
+        self.paused = False
+        self.numbers = False
+        self._warned: set[float] = set()
+        self._save_timer = None
+
+    @property
+    def app_(self) -> InterviewApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def attempt(self) -> Attempt:
+        return self.interview.attempts[self.index]
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with ContentSwitcher(initial="question-panel", id="panels"):
+            with Vertical(id="question-panel"):
+                with Horizontal(id="question-bar"):
+                    yield Static("", id="progress", markup=False)
+                    yield CountdownLabel("", id="countdown")
+                yield Static("", id="question-text", markup=False)
+                yield TextArea("", id="answer", soft_wrap=True,
+                               placeholder="Type your answer. Ctrl+S submits; F2 pauses the clock.")
+                with Vertical(id="waiting"):
+                    yield LoadingIndicator()
+                    yield Static("Grading as soon as the model is ready…", markup=False)
+                with Vertical(id="paused"):
+                    yield Static("Paused. The clock is stopped. Press F2 to resume.", markup=False)
+                with Horizontal(id="status-bar"):
+                    yield Static("", id="char-count", markup=False)
+                    yield Static("", id="model-status", markup=False)
+            with Vertical(id="feedback-panel"):
+                yield Static("", id="feedback-question", markup=False)
+                with Horizontal(id="score-bar"):
+                    yield Static("", id="score", markup=False)
+                    yield Static("", id="counts", markup=False)
+                with VerticalScroll(id="answer-view"):
+                    yield Static("", id="answer-text")
+                with VerticalScroll(id="points"):
+                    yield Static("", id="points-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "model_status", self._show_model_status)
+        self.set_interval(TICK, self.tick)
+        self.show_question(self.index)
+
+    # ------------------------------------------------------------ panels
+
+    def show_question(self, index: int) -> None:
+        """Put question ``index`` on screen with a fresh clock."""
+        self.index = index
+        attempt = self.attempt
+        total = len(self.interview.plan.questions)
+        number = min(index, total - 1) + 1
+        retake = " · retake" if attempt.retry_of is not None else ""
+        self.query_one("#progress", Static).update(f"Question {number} of {total}{retake}")
+        self.query_one("#question-text", Static).update(attempt.question.text)
+        answer = self.query_one(TextArea)
+        answer.load_text(attempt.answer)
+        answer.read_only = False
+        answer.display = True
+        self.query_one("#waiting").display = False
+        self.query_one("#paused").display = False
+        self.waiting = self.paused = False
+        self._warned = set()
+        self.countdown = Countdown(self.clock, self.interview.plan.time_limit).start()
+        if self.app_.total is not None:
+            self.app_.total.resume()  # the interview clock runs only while a question is open
+        self._update_count()
+        self.mode = "question"
+        self.query_one(ContentSwitcher).current = "question-panel"
+        answer.focus()
+        self.tick()
+
+    def show_feedback(self, index: int) -> None:
+        self.index = index
+        attempt = self.attempt
+        grade = attempt.grade
+        assert grade is not None
+        counts = {v: sum(1 for p in grade.points if p.verdict == v) for v in MARKS}
+        self.query_one("#feedback-question", Static).update(attempt.question.text)
+        self.query_one("#score", Static).update(f"Score {grade.score:4.0%}  {score_bar(grade.score)}")
+        self.query_one("#counts", Static).update(
+            f"✓ {counts['covered']}   ~ {counts['partial']}   ✗ {counts['missed']}"
+            + ("   (time ran out)" if attempt.auto_submitted else ""))
+        self.query_one("#answer-text", Static).update(highlighted_answer(grade))
+        self.query_one("#points-text", Static).update(points_view(grade, self.numbers))
+        self.waiting = False
+        self.mode = "feedback"
+        self.query_one(ContentSwitcher).current = "feedback-panel"
+        self.query_one("#points", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#points", VerticalScroll).focus()
+
+    def watch_mode(self) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in QUESTION_ACTIONS:
+            return self.mode == "question"
+        if action in FEEDBACK_ACTIONS:
+            return self.mode == "feedback"
+        return True
+
+    # ------------------------------------------------------------ clock
+
+    def tick(self) -> None:
+        """Redraw the clock; warn at 1 minute and 10 seconds; submit at zero."""
+        if self.mode != "question":
+            return
+        remaining = self.countdown.remaining()
+        total = self.app_.total
+        if total is not None and (remaining is None or total.remaining() < remaining):
+            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        self.query_one(CountdownLabel).show(remaining, self.countdown.elapsed(), self.paused)
+        if remaining is None or self.waiting:
+            return
+        for mark, text in ((WARN_AT, "1 minute left"), (CRITICAL_AT, "10 seconds left")):
+            if remaining <= mark and mark not in self._warned and remaining > 0:
+                self._warned.add(mark)
+                self.notify(text, severity="warning" if mark == WARN_AT else "error", timeout=4)
+        if remaining <= 0:
+            self.attempt.auto_submitted = True
+            self.notify("Time is up: your answer was submitted as it stands.", timeout=6)
+            self._submit(allow_empty=True)
+
+    def _show_model_status(self, status: str) -> None:
+        self.query_one("#model-status", Static).update(_MODEL_STATUS.get(status, status))
+
+    def _stop_clocks(self) -> None:
+        self.countdown.pause()
+        if self.app_.total is not None:
+            self.app_.total.pause()
+
+    # ------------------------------------------------------------ typing
+
+    def _update_count(self) -> None:
+        n = len(self.query_one(TextArea).text)
+        self.query_one("#char-count", Static).update(f"{n} characters")
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self.mode != "question":
+            return
+        # the attempt always holds what is on screen; the disk copy follows within a second
+        self.attempt.answer = event.text_area.text
+        self._update_count()
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self._save_draft)
+
+    def _save_draft(self) -> None:
+        if self.mode == "question":
+            self.app_.save_draft(self.index, self.query_one(TextArea).text)
+
+    # ------------------------------------------------------------ question actions
+
+    def action_submit(self) -> None:
+        self._submit(allow_empty=False)
+
+    def _submit(self, allow_empty: bool) -> None:
+        if self.waiting or self.mode != "question":
+            return
+        text = self.query_one(TextArea).text
+        if not text.strip() and not allow_empty:
+            self.notify("The answer is empty: type something first, or F3 to skip.",
+                        severity="warning")
+            return
+        self._stop_clocks()
+        self.attempt.time_used = self.countdown.elapsed()
+        if not text.strip():
+            self.app_.save_draft(self.index, text)
+            self.app_.skip_question(self.index)
+            return
+        self.waiting = True
+        self.query_one(TextArea).read_only = True
+        if self.app_.model_status != "ready":
+            self.query_one("#waiting").display = True
+        self.app_.submit_answer(self.index, text)
+
+    def action_pause(self) -> None:
+        if self.waiting:
+            return
+        self.paused = not self.paused
+        if self.paused:
+            self._stop_clocks()
+        else:
+            self.countdown.resume()
+            if self.app_.total is not None:
+                self.app_.total.resume()
+        answer = self.query_one(TextArea)
+        answer.display = not self.paused  # no typing on a stopped clock
+        self.query_one("#paused").display = self.paused
+        if not self.paused:
+            answer.focus()
+        self.tick()
+
+    def action_skip(self) -> None:
+        if self.waiting:
+            return
+        self._stop_clocks()
+        self.attempt.time_used = self.countdown.elapsed()
+        self.app_.save_draft(self.index, self.query_one(TextArea).text)
+        self.app_.skip_question(self.index)
+
+    def cancel_waiting(self) -> None:
+        self.waiting = False
+        self.query_one("#waiting").display = False
+        self.query_one(TextArea).read_only = False
+        self.countdown.resume()
+        if self.app_.total is not None:
+            self.app_.total.resume()
+
+    # ------------------------------------------------------------ feedback actions
+
+    def action_toggle_numbers(self) -> None:
+        self.numbers = not self.numbers
+        grade = self.attempt.grade
+        if grade is not None:
+            self.query_one("#points-text", Static).update(points_view(grade, self.numbers))
+
+    def action_next(self) -> None:
+        self.app_.next_question()
+
+    def action_retry(self) -> None:
+        self.app_.retry_question(self.index)
