@@ -74,7 +74,21 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--question", help="question id (single-answer mode)")
     grade.add_argument("--answer-file", type=Path, help="the answer text (single-answer mode)")
     grade.add_argument("--json", action="store_true", help="print JSON instead of a report")
+    grade.add_argument("--report", type=Path,
+                       help="also write a session report of the batch (.md, .html or .json)")
     grade.add_argument("--model", help="embedding model name or path")
+
+    sub.add_parser("resume", help="go on with the interview that was interrupted last")
+
+    rep = sub.add_parser("report", help="write the report of a session")
+    rep.add_argument("session", nargs="?", help="session id (default: the latest)")
+    rep.add_argument("--format", choices=["md", "html", "json"], help="default: from -o, else md")
+    rep.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
+
+    hist = sub.add_parser("history", help="past sessions and their scores")
+    hist.add_argument("--points", action="store_true",
+                      help="the points missed most often, and the trend per bank")
+    hist.add_argument("--limit", type=int, default=20)
 
     cal = sub.add_parser("calibrate", help="fit a model's verdict thresholds from labeled answers")
     cal.add_argument("--labels", type=Path, required=True, action="append",
@@ -201,6 +215,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
     grader = _make_grader(settings)
     sink = args.out.open("w", encoding="utf-8") if args.out else out
     failed = 0
+    graded = []
     try:
         for n, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
@@ -216,7 +231,9 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                     raise ValueError(f"unknown question_id {qid!r}")
                 if not isinstance(answer, str) or not answer.strip():
                     raise ValueError("empty or missing 'answer'")
-                result = grader.grade(rubric, qid, answer).to_dict(item_id)
+                grade = grader.grade(rubric, qid, answer)
+                graded.append(grade)
+                result = grade.to_dict(item_id)
             except ValueError as exc:
                 failed += 1
                 msg = f"malformed JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
@@ -227,6 +244,16 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
     finally:
         if sink is not out:
             sink.close()
+    if args.report:
+        from interviewer.recorder import interview_from_grades
+        from interviewer.report import ReportMeta, write_report
+
+        try:
+            write_report(interview_from_grades(rubric, graded), args.report,
+                         ReportMeta(model_id=grader.model_id))
+        except OSError as exc:
+            raise InputError(f"cannot write the report: {exc.strerror}", path=args.report) from None
+        err.write(f"wrote {args.report}\n")
     return EXIT_PARTIAL if failed else 0
 
 
@@ -256,9 +283,8 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
 def format_grade(question: str, grade) -> str:
     marks = {"covered": "✓", "partial": "~", "missed": "✗"}
-    calibration = grade.scorer.source if grade.scorer.calibrated else "uncalibrated"
     lines = [f"Question: {question}", f"Score: {grade.score:.0%}  (model {grade.model_id}, "
-             f"calibration {calibration})", ""]
+             f"calibration {grade.calibration})", ""]
     for p in grade.points:
         group = f"[{p.group}] " if p.group else ""
         lines.append(f" {marks[p.verdict]} {group}{p.text}")
@@ -308,12 +334,87 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                                time_limit=settings.time_limit, total_limit=None,
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
+    from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
     app = make_app(banks=banks, grader=_make_grader(settings), settings=settings, plan=plan,
-                   choices=choices)
+                   choices=choices, store=Store.open(settings.data_dir),
+                   resume=getattr(args, "resume_row", None))
     app.run()
     return app.return_code or 0
+
+
+def cmd_resume(settings: Settings, args: argparse.Namespace) -> int:
+    from interviewer.store import Store
+
+    store = Store.open(settings.data_dir)
+    interrupted = store.interrupted()
+    if not interrupted:
+        raise InputError("no interrupted interview to resume",
+                         hint="'interviewer history' lists past sessions")
+    args.resume_row = interrupted[0]
+    store.close()
+    return cmd_run(settings, args)
+
+
+def _session_or_latest(store, session_id: str | None):
+    if session_id:
+        row = store.session(session_id)
+        if row is None:
+            raise InputError(f"no session '{session_id}'", hint="'interviewer history' lists them")
+        return row
+    rows = store.sessions(limit=1)
+    if not rows:
+        raise InputError("no sessions yet", hint="run an interview first")
+    return rows[0]
+
+
+def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from interviewer.recorder import interview_from_session
+    from interviewer.report import ReportMeta, format_for, render
+    from interviewer.store import Store
+
+    store = Store.open(settings.data_dir)
+    row = _session_or_latest(store, args.session)
+    interview = interview_from_session(row, _catalog(settings))
+    fmt = args.format or (format_for(args.out) if args.out else "md")
+    text = render(interview, fmt, ReportMeta(model_id=row.model_id, session_id=row.id))
+    if args.out is None:
+        out.write(text)
+        return 0
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the report: {exc.strerror}", path=args.out) from None
+    err.write(f"wrote {args.out}\n")
+    return 0
+
+
+def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    from interviewer.history import missed_points, trend
+    from interviewer.store import Store
+
+    store = Store.open(settings.data_dir)
+    rows = store.sessions(limit=None if args.points else args.limit)
+    if not rows:
+        out.write("No sessions yet. Start one with: interviewer\n")
+        return 0
+    if args.points:
+        out.write("Points missed most often:\n")
+        for bank_id, qid, point, missed, seen in missed_points(rows):
+            out.write(f"  {missed:>2}/{seen:<2} {bank_id} {qid}  {point}\n")
+        out.write("\nTrend per bank (session scores, oldest first):\n")
+        for bank_id, scores in trend(rows).items():
+            series = " ".join(f"{s:.0%}" for s in scores)
+            out.write(f"  {bank_id:<20} {series}\n")
+        return 0
+    for row in rows:
+        score = f"{row.score:4.0%}" if row.score is not None else "   —"
+        answered = sum(1 for a in row.attempts if a.score is not None)
+        out.write(f"{row.id}  {row.started_at[:16].replace('T', ' ')}  {score}  "
+                  f"{answered}/{len(row.attempts)} graded  {row.status:<9}  {row.bank_id}\n")
+    return 0
 
 
 # ---------------------------------------------------------------- entry
@@ -349,6 +450,12 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_grade_one(settings, args, out, err)
         if command == "calibrate":
             return cmd_calibrate(settings, args, out, err)
+        if command == "resume":
+            return cmd_resume(settings, args)
+        if command == "report":
+            return cmd_report(settings, args, out, err)
+        if command == "history":
+            return cmd_history(settings, args, out)
     except InterviewerError as exc:
         err.write(f"interviewer: error: {exc}\n")
         return EXIT_USAGE

@@ -49,20 +49,37 @@ class Grade:
     score: float
     points: tuple[PointResult, ...]
     model_id: str
-    scorer: Scorer
+    calibration: str  # where the scorer's weights came from, or "uncalibrated"
 
     def to_dict(self, item_id: object = None) -> dict:
+        """The batch-output schema, plus what a report needs to be rebuilt without regrading."""
         out: dict = {} if item_id is None else {"id": item_id}
         out.update({
             "question_id": self.question_id,
             "score": round(self.score, 4),
+            "model_id": self.model_id,
+            "calibration": self.calibration,
             "points": [{"id": p.point_id, "verdict": p.verdict, "score": p.credit,
                         "confidence": round(p.probability, 4),
                         "similarity": round(p.similarity, 4), "evidence": p.evidence,
-                        "reason": p.reason}
+                        "reason": p.reason, "text": p.text, "group": p.group,
+                        "weight": p.weight}
                        for p in self.points],
         })
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict, answer: str) -> Grade:
+        points = tuple(PointResult(
+            point_id=str(p["id"]), text=str(p.get("text", p["id"])), group=p.get("group"),
+            weight=float(p.get("weight", 1.0)), verdict=str(p["verdict"]),
+            probability=float(p.get("confidence", 0.0)), similarity=float(p.get("similarity", 0.0)),
+            evidence=p.get("evidence"), reason=str(p.get("reason", "")))
+            for p in data.get("points", []))
+        return cls(question_id=str(data["question_id"]), answer=answer,
+                   score=float(data["score"]), points=points,
+                   model_id=str(data.get("model_id", "")),
+                   calibration=str(data.get("calibration", "")))
 
 
 @dataclass(frozen=True)
@@ -178,7 +195,8 @@ class Grader:
         total = sum(p.weight for p in question.points)
         score = sum(r.weight * r.credit for r in results) / total if total else 0.0
         return Grade(question_id=question_id, answer=answer, score=score, points=tuple(results),
-                     model_id=self.model_id, scorer=scorer)
+                     model_id=self.model_id,
+                     calibration=scorer.source if scorer.calibrated else "uncalibrated")
 
 
 def _reason(verdict: str, point: Point, ev: Evidence, i: int) -> str:

@@ -1,55 +1,250 @@
-"""Session reports. Markdown for now: readable as text, renders anywhere."""
+"""Session reports in Markdown, HTML and JSON, all rendered from one :class:`Interview`.
+
+Every piece of user, bank and model text is escaped for its format: a candidate's answer
+containing ``</table>`` or ``<script>`` is shown as typed and does nothing. Reports carry
+model ids, never API keys.
+"""
 
 from __future__ import annotations
 
+import html
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
+from interviewer.errors import InputError
 from interviewer.interview import Interview
 from interviewer.timer import format_clock
 
+SCHEMA = "interviewer.report/1"
+FORMATS = ("md", "html", "json")
 MARKS = {"covered": "✓ covered", "partial": "~ partial", "missed": "✗ missed"}
 
 
-def _cell(text: str | None) -> str:
-    """Table-safe text: pipes escaped, newlines folded."""
-    return (text or "").replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+@dataclass(frozen=True)
+class ReportMeta:
+    """What produced the grades. Only identifiers: never a key or a secret."""
+
+    model_id: str | None = None
+    llm: dict[str, str] = field(default_factory=dict)  # base_url, model
+    session_id: str | None = None
 
 
-def render_markdown(interview: Interview, model_id: str | None = None) -> str:
-    bank = interview.bank
-    lines = [f"# Mock interview: {bank.title}", "",
-             f"- Date: {interview.started_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
-             f"- Bank: {bank.id}",
-             f"- Time: {format_clock(interview.total_time())}"]
-    if model_id:
-        lines.append(f"- Grading model: {model_id}")
-    lines += [f"- Overall score: {interview.overall_score():.0%}", ""]
-    for n, attempt in enumerate(interview.attempts, start=1):
-        retry = " (retake)" if attempt.retry_of is not None else ""
-        lines += [f"## {n}. {attempt.question.text}{retry}", ""]
-        if attempt.skipped:
-            lines += ["Skipped.", ""]
+def _clock(seconds: float) -> str:
+    return format_clock(int(seconds))
+
+
+def study_list(interview: Interview, limit: int = 8) -> list[dict]:
+    """Weakest points first: missed counts double, partial once, over the latest attempts."""
+    weight: dict[tuple[str, str], float] = {}
+    for attempt in interview.final_attempts():
+        if attempt.grade is None:
             continue
-        status = f"{attempt.score:.0%}" if attempt.grade else "not graded"
-        lines += [f"Score: {status} · time used {format_clock(attempt.time_used)}"
-                  + (" · submitted when time ran out" if attempt.auto_submitted else ""), "",
-                  "**Answer**", ""]
-        lines += [f"> {line}" if line else ">" for line in attempt.answer.split("\n")] + [""]
-        if attempt.grade:
-            lines += ["| verdict | point | evidence |", "| --- | --- | --- |"]
-            for p in attempt.grade.points:
-                evidence = f"“{p.evidence}”" if p.evidence else _cell(p.reason)
-                lines.append(f"| {MARKS[p.verdict]} | {_cell(p.text)} | {_cell(evidence)} |")
+        for p in attempt.grade.points:
+            if p.verdict != "covered":
+                key = (attempt.question.id, p.text)
+                weight[key] = weight.get(key, 0.0) + (2.0 if p.verdict == "missed" else 1.0)
+    ranked = sorted(weight.items(), key=lambda kv: -kv[1])[:limit]
+    return [{"question_id": q, "point": t, "weight": w} for (q, t), w in ranked]
+
+
+def to_data(interview: Interview, meta: ReportMeta) -> dict:
+    """The report as plain data: the JSON format, and what the other formats render."""
+    questions = []
+    for n, a in enumerate(interview.attempts, start=1):
+        questions.append({
+            "number": n,
+            "question_id": a.question.id,
+            "question": a.question.text,
+            "retake_of": a.retry_of + 1 if a.retry_of is not None else None,
+            "status": "skipped" if a.skipped else ("graded" if a.grade else "not graded"),
+            "answer": a.answer,
+            "score": round(a.grade.score, 4) if a.grade else None,
+            "time_used_s": round(a.time_used, 1),
+            "auto_submitted": a.auto_submitted,
+            "points": [{"id": p.point_id, "text": p.text, "group": p.group,
+                        "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason}
+                       for p in (a.grade.points if a.grade else ())],
+            "followups": [],
+        })
+    return {
+        "schema": SCHEMA,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "session": {"id": meta.session_id,
+                    "started_at": interview.started_at.isoformat(timespec="seconds"),
+                    "bank": {"id": interview.bank.id, "title": interview.bank.title},
+                    "duration_s": round(interview.total_time(), 1),
+                    "models": {"embedding": meta.model_id, "llm": dict(meta.llm) or None}},
+        "overall_score": round(interview.overall_score(), 4),
+        "questions": questions,
+        "study": study_list(interview),
+    }
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def _md(text: str | None) -> str:
+    """Inline Markdown-safe text: specials escaped, newlines folded (for tables and lists)."""
+    out = (text or "").replace("\\", "\\\\")
+    for ch in "|*_`[]<>#":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", " ")
+
+
+def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
+    d = to_data(interview, meta)
+    s = d["session"]
+    lines = [f"# Mock interview: {_md(s['bank']['title'])}", "",
+             f"- Date: {interview.started_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
+             f"- Bank: {_md(s['bank']['id'])}",
+             f"- Duration: {_clock(s['duration_s'])}"]
+    if meta.model_id:
+        lines.append(f"- Grading model: {_md(meta.model_id)}")
+    if meta.llm:
+        lines.append(f"- Follow-up model: {_md(meta.llm.get('model'))} at {_md(meta.llm.get('base_url'))}")
+    lines += [f"- Overall score: {d['overall_score']:.0%}", ""]
+    for q in d["questions"]:
+        retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
+        lines += [f"## {q['number']}. {_md(q['question'])}{retake}", ""]
+        if q["status"] == "skipped":
+            lines += [f"Skipped after {_clock(q['time_used_s'])}.", ""]
+            if not q["answer"].strip():
+                continue
+        else:
+            score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
+            lines += [f"Score: {score} · time used {_clock(q['time_used_s'])}"
+                      + (" · submitted when time ran out" if q["auto_submitted"] else ""), ""]
+        lines += ["**Answer**", "", "```text", q["answer"].replace("```", "ʼʼʼ"), "```", ""]
+        if q["points"]:
+            lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
+            for p in q["points"]:
+                why = f"“{_md(p['evidence'])}”" if p["evidence"] else _md(p["reason"])
+                group = f"{_md(p['group'])} › " if p["group"] else ""
+                lines.append(f"| {MARKS[p['verdict']]} | {group}{_md(p['text'])} | {why} |")
             lines.append("")
-    missed = interview.missed_most()
-    if missed:
+    if d["study"]:
         lines += ["## What to study", ""]
-        lines += [f"- {text} ({qid}, missed {n}×)" for qid, text, n in missed]
+        lines += [f"- {_md(s['point'])} ({_md(s['question_id'])})" for s in d["study"]]
         lines.append("")
     return "\n".join(lines)
 
 
-def write_report(interview: Interview, path: Path, model_id: str | None = None) -> Path:
+# ---------------------------------------------------------------- html
+
+_CSS = """
+:root { --ok: #1a7f37; --part: #9a6700; --miss: #cf222e; --muted: #57606a; --line: #d0d7de; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Noto Sans SC",
+       "PingFang SC", "Microsoft YaHei", "Source Han Sans SC", sans-serif;
+       max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; line-height: 1.5; }
+h1 { font-size: 1.6rem; margin-bottom: .25rem; }
+.meta { color: var(--muted); margin: 0 0 1.5rem; padding: 0; list-style: none; }
+.meta li { display: inline; margin-right: 1.25rem; }
+.overall { font-size: 1.25rem; font-weight: 600; }
+.bar { display: inline-block; width: 12rem; height: .8rem; background: #eaeef2; border-radius: .4rem;
+       vertical-align: middle; margin-left: .5rem; overflow: hidden; }
+.bar span { display: block; height: 100%; background: var(--ok); }
+section.q { border-top: 1px solid var(--line); padding-top: 1rem; margin-top: 1.5rem; }
+section.q h2 { font-size: 1.15rem; }
+.score { font-weight: 600; }
+pre.answer { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: .75rem;
+             border-radius: .4rem; font-family: inherit; }
+table { border-collapse: collapse; width: 100%; margin: .75rem 0; }
+th, td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.v { white-space: nowrap; font-weight: 600; }
+tr.covered td.v { color: var(--ok); } tr.partial td.v { color: var(--part); }
+tr.missed td.v { color: var(--miss); }
+.group { color: var(--muted); }
+.why { color: var(--muted); }
+.study li { margin-bottom: .25rem; }
+@media print {
+  body { margin: 0; max-width: none; }
+  section.q { page-break-before: always; break-before: page; border-top: none; }
+  tr { page-break-inside: avoid; break-inside: avoid; }
+  .bar { border: 1px solid #999; }
+}
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
+    d = to_data(interview, meta)
+    s = d["session"]
+    title = f"Mock interview: {s['bank']['title']}"
+    out = ["<!DOCTYPE html>", '<html lang="zh"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           # no scripts, no external fetches: the report must open anywhere, offline
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+           "style-src 'unsafe-inline'\">",
+           f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>{_e(title)}</h1>", '<ul class="meta">',
+           f"<li>Date: {_e(interview.started_at.astimezone().strftime('%Y-%m-%d %H:%M'))}</li>",
+           f"<li>Bank: {_e(s['bank']['id'])}</li>",
+           f"<li>Duration: {_e(_clock(s['duration_s']))}</li>"]
+    if meta.model_id:
+        out.append(f"<li>Grading model: {_e(meta.model_id)}</li>")
+    if meta.llm:
+        out.append(f"<li>Follow-up model: {_e(meta.llm.get('model'))} at "
+                   f"{_e(meta.llm.get('base_url'))}</li>")
+    pct = d["overall_score"]
+    out += ["</ul>", f'<p class="overall">Overall score: {pct:.0%}'
+            f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span></p>']
+    for q in d["questions"]:
+        retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
+        out.append(f'<section class="q"><h2>{q["number"]}. {_e(q["question"])}{_e(retake)}</h2>')
+        if q["status"] == "skipped":
+            out.append(f"<p>Skipped after {_e(_clock(q['time_used_s']))}.</p>")
+        else:
+            score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
+            late = " · submitted when time ran out" if q["auto_submitted"] else ""
+            out.append(f'<p><span class="score">Score: {_e(score)}</span> · time used '
+                       f"{_e(_clock(q['time_used_s']))}{_e(late)}</p>")
+        if q["answer"].strip():
+            out.append(f'<pre class="answer">{_e(q["answer"])}</pre>')
+        if q["points"]:
+            out.append("<table><thead><tr><th>Verdict</th><th>Point</th>"
+                       "<th>Evidence or reason</th></tr></thead><tbody>")
+            for p in q["points"]:
+                group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
+                why = (f"“{_e(p['evidence'])}”" if p["evidence"]
+                       else f'<span class="why">{_e(p["reason"])}</span>')
+                out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(MARKS[p["verdict"]])}'
+                           f"</td><td>{group}{_e(p['text'])}</td><td>{why}</td></tr>")
+            out.append("</tbody></table>")
+        out.append("</section>")
+    if d["study"]:
+        out.append('<section class="q"><h2>What to study</h2><ul class="study">')
+        out += [f"<li>{_e(x['point'])} <span class=\"group\">({_e(x['question_id'])})</span></li>"
+                for x in d["study"]]
+        out.append("</ul></section>")
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def render(interview: Interview, fmt: str, meta: ReportMeta = ReportMeta()) -> str:
+    if fmt == "md":
+        return render_markdown(interview, meta)
+    if fmt == "html":
+        return render_html(interview, meta)
+    if fmt == "json":
+        return json.dumps(to_data(interview, meta), ensure_ascii=False, indent=2) + "\n"
+    raise InputError(f"unknown report format '{fmt}'", hint=f"use one of {', '.join(FORMATS)}")
+
+
+def format_for(path: Path, default: str = "md") -> str:
+    suffix = path.suffix.lower().lstrip(".")
+    return {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (*FORMATS, "htm", "markdown") else default
+
+
+def write_report(interview: Interview, path: Path, meta: ReportMeta = ReportMeta(),
+                 fmt: str | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_markdown(interview, model_id), encoding="utf-8")
+    path.write_text(render(interview, fmt or format_for(path), meta), encoding="utf-8")
     return path
+

@@ -40,7 +40,7 @@ class Countdown:
 
     clock: Clock
     limit: float | None
-    _elapsed_before: float = 0.0
+    used_before: float = 0.0
     _started_at: float | None = field(default=None)
 
     def start(self) -> Countdown:
@@ -54,7 +54,7 @@ class Countdown:
 
     def pause(self) -> None:
         if self._started_at is not None:
-            self._elapsed_before += self.clock.now() - self._started_at
+            self.used_before += self.clock.now() - self._started_at
             self._started_at = None
 
     def resume(self) -> None:
@@ -62,7 +62,7 @@ class Countdown:
 
     def elapsed(self) -> float:
         running = self.clock.now() - self._started_at if self._started_at is not None else 0.0
-        return self._elapsed_before + running
+        return self.used_before + running
 
     def remaining(self) -> float | None:
         if self.limit is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -59,5 +60,7 @@ def test_one_question_in_a_real_terminal(session: str, tmp_path: Path) -> None:
     tmux("send-keys", "-t", session, "n")
     wait_for_screen(session, "Interview complete")
     tmux("send-keys", "-t", session, "q")
-    drafts = list((tmp_path / "home" / "drafts").glob("*.json"))
-    assert drafts and "梯度累积减少通信频率" in drafts[0].read_text(encoding="utf-8")
+    with sqlite3.connect(tmp_path / "home" / "interviewer.db") as db:
+        answer, score = db.execute("SELECT answer, score FROM attempts").fetchone()
+        status = db.execute("SELECT status FROM sessions").fetchone()[0]
+    assert "梯度累积减少通信频率" in answer and score > 0 and status == "finished"

@@ -65,6 +65,12 @@ def feedback(app) -> bool:
     return isinstance(app.screen, InterviewScreen) and app.screen.mode == "feedback"
 
 
+def stored_answer(app, seq: int) -> str | None:
+    """What the database holds for attempt ``seq`` of the running session."""
+    row = app.store.session(app.recorder.session_id)
+    return row.attempts[seq].answer if row and len(row.attempts) > seq else None
+
+
 def points_text(app) -> str:
     return str(app.screen.query_one("#points-text", Static).content)
 
@@ -237,8 +243,7 @@ async def test_a_broken_model_keeps_the_answer_and_says_why(settings) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert asking(app)
-        saved = json.loads(app.drafts.path.read_text(encoding="utf-8"))
-        assert saved["drafts"]["q01"] == "我的回答"
+        assert stored_answer(app, 0) == "我的回答"
 
 
 async def test_drafts_reach_disk_while_typing(settings) -> None:
@@ -246,8 +251,7 @@ async def test_drafts_reach_disk_while_typing(settings) -> None:
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "草稿内容")
-        await wait_for(pilot, lambda: app.drafts.path.exists(), timeout=5)
-        assert json.loads(app.drafts.path.read_text(encoding="utf-8"))["drafts"]["q01"] == "草稿内容"
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "草稿内容", timeout=5)
 
 
 async def test_quitting_mid_question_asks_first(settings) -> None:
@@ -278,8 +282,9 @@ async def test_retake_and_export_from_the_summary(settings) -> None:
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         await pilot.press("e")
         await pilot.pause()
-        reports = list((settings.data_dir / "reports").glob("*.md"))
-        assert len(reports) == 1 and "KV Cache" in reports[0].read_text(encoding="utf-8")
+        reports = sorted((settings.data_dir / "reports").iterdir())
+        assert [p.suffix for p in reports] == [".html", ".md"]
+        assert "KV Cache" in reports[1].read_text(encoding="utf-8")
         await pilot.press("r")
         await wait_for(pilot, lambda: asking(app))
         assert "retake" in str(app.screen.query_one("#progress", Static).content)

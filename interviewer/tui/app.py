@@ -19,13 +19,14 @@ from textual.screen import Screen
 
 from interviewer.bank import Bank
 from interviewer.config import Settings
-from interviewer.drafts import DraftStore
 from interviewer.errors import InterviewerError
 from interviewer.grading import Grader
 from interviewer.interview import Interview
-from interviewer.report import write_report
+from interviewer.recorder import Recorder, interview_from_session
+from interviewer.report import ReportMeta, write_report
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
+from interviewer.store import SessionRow, Store
 from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import AnswerGraded, GradingFailed, ModelFailed, ModelReady
 from interviewer.tui.screens.confirm import ConfirmScreen
@@ -46,17 +47,20 @@ class InterviewApp(App[int]):
     model_status: reactive[str] = reactive("loading")  # loading | ready | failed
 
     def __init__(self, *, banks: list[Bank], grader: Grader, settings: Settings,
-                 choices: SetupChoices, plan: InterviewPlan | None = None,
-                 drafts: DraftStore | None = None, clock: Clock | None = None) -> None:
+                 choices: SetupChoices, store: Store, plan: InterviewPlan | None = None,
+                 resume: SessionRow | None = None, clock: Clock | None = None) -> None:
         super().__init__()
         self.banks = banks
         self.grader = grader
         self.settings = settings
         self.choices = choices
         self.initial_plan = plan
-        self.drafts = drafts
+        self.initial_resume = resume
+        self.store = store
+        self.recorder: Recorder | None = None
         self.clock: Clock = clock or MonotonicClock()
         self.interview: Interview | None = None
+        self._save_warned = False
         self.total: Countdown | None = None
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
@@ -65,10 +69,15 @@ class InterviewApp(App[int]):
     # ------------------------------------------------------------ start
 
     def on_mount(self) -> None:
-        if self.initial_plan is not None:
+        if self.store.notice:
+            self.notify(self.store.notice, severity="warning", markup=False, timeout=15)
+        if self.initial_resume is not None:
+            self.resume_session(self.initial_resume)
+        elif self.initial_plan is not None:
             self.start_interview(self.initial_plan)
         else:
             self.push_screen(SetupScreen(self.banks, self.choices))
+            self.offer_resume()
         # Start loading only once the first screen is drawn: the loader competes for the
         # GIL, and the user should see a question before anything else happens.
         self.call_after_refresh(self.load_model)
@@ -85,9 +94,49 @@ class InterviewApp(App[int]):
         for warning in loaded.warnings:
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.interview = Interview.start(plan, loaded.rubric)
+        self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id)
         self.sub_title = plan.bank.title
         self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
         self._show(InterviewScreen(self.interview, 0, self.clock))
+
+    def offer_resume(self) -> None:
+        """Ask whether to go on with an interview a crash or a kill left unfinished."""
+        interrupted = self.store.interrupted()
+        if not interrupted:
+            return
+        row = interrupted[0]
+        pending = next((a for a in row.attempts if a.score is None and not a.skipped), None)
+        where = (f"question {pending.seq + 1} of {len(row.attempts)}, {len(pending.answer)} "
+                 f"characters typed" if pending else "all questions answered")
+        started = row.started_at.replace("T", " ")[:16]
+
+        def decide(yes: bool | None) -> None:
+            if yes:
+                self.resume_session(row)
+            else:
+                self.store.finish_session(row.id, status="abandoned")
+
+        self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
+                                       f"{started} UTC ({where})?"), decide)
+
+    def resume_session(self, row: SessionRow) -> None:
+        interview = interview_from_session(row, _Banks(self.banks))  # type: ignore[arg-type]
+        if not interview.rubric.questions:
+            self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
+                        severity="error", markup=False)
+            return
+        self.interview = interview
+        self.recorder = Recorder.start(self.store, interview, self.grader.model_id,
+                                       session_id=row.id)
+        self.sub_title = interview.bank.title
+        total = interview.plan.total_limit
+        if total:
+            self.total = Countdown(self.clock, total, used_before=interview.total_time()).start()
+        if all(a.done for a in interview.attempts):
+            self.finish()
+        else:
+            self._show(InterviewScreen(interview, interview.index, self.clock))
+            self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
         if len(self.screen_stack) > 1:
@@ -123,13 +172,24 @@ class InterviewApp(App[int]):
 
     # ------------------------------------------------------------ answers
 
-    def save_draft(self, index: int, text: str) -> None:
+    def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool:
+        """Write what is typed (and the time used) to disk; say so once if that fails."""
         assert self.interview is not None
         attempt = self.interview.attempts[index]
         attempt.answer = text
-        if self.drafts is not None and not self.drafts.save_draft(attempt.question.id, text):
-            self.notify(f"Draft not saved: {self.drafts.last_error}", severity="warning",
-                        markup=False)
+        if time_used is not None:
+            attempt.time_used = time_used
+        if self.recorder is None:
+            return False
+        saved = self.recorder.draft(index)
+        self._check_saving(saved)
+        return saved
+
+    def _check_saving(self, saved: bool) -> None:
+        if not saved and self.store.persistent and not self._save_warned:
+            self._save_warned = True
+            self.notify(f"Not saving: {self.store.last_error}. Keep this window open; your "
+                        "text is still here.", severity="error", markup=False, timeout=15)
 
     def submit_answer(self, index: int, text: str) -> None:
         """Grade now, or as soon as the model is ready."""
@@ -156,8 +216,8 @@ class InterviewApp(App[int]):
         assert self.interview is not None
         attempt = self.interview.attempts[message.index]
         attempt.grade = message.grade
-        if self.drafts is not None:
-            self.drafts.save_answer(attempt.question.id, attempt.answer, message.grade.score)
+        if self.recorder is not None:
+            self._check_saving(self.recorder.result(message.index))
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             screen.show_feedback(message.index)
@@ -189,12 +249,16 @@ class InterviewApp(App[int]):
     def skip_question(self, index: int) -> None:
         assert self.interview is not None
         self.interview.attempts[index].skipped = True
+        if self.recorder is not None:
+            self.recorder.result(index)
         self.next_question()
 
     def retry_question(self, attempt_index: int) -> None:
         assert self.interview is not None
         index = self.interview.retry(attempt_index)
         self.interview.index = index
+        if self.recorder is not None:
+            self.recorder.ensure(index)
         self._ask(index)
 
     def _ask(self, index: int) -> None:
@@ -207,26 +271,35 @@ class InterviewApp(App[int]):
 
     def finish(self) -> None:
         assert self.interview is not None
+        if self.recorder is not None:
+            self.recorder.finish()
         self._show(SummaryScreen(self.interview))
 
     def new_interview(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
         self.interview = None
         self.total = None
         self._show(SetupScreen(self.banks, self.choices))
 
-    def export_report(self) -> Path | None:
+    def export_report(self) -> list[Path]:
+        """Write the HTML and Markdown reports and say where they went."""
         if self.interview is None:
-            return None
+            return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
-        path = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}.md"
+        base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
+        meta = ReportMeta(model_id=self.grader.model_id,
+                          session_id=self.recorder.session_id if self.recorder else None)
         try:
-            write_report(self.interview, path, self.grader.model_id)
+            paths = [write_report(self.interview, base.with_suffix(f".{fmt}"), meta)
+                     for fmt in ("html", "md")]
         except OSError as exc:
-            self.notify(f"Could not write the report: {exc.strerror} ({path})", severity="error",
-                        markup=False)
-            return None
-        self.notify(f"Report written to {path}", markup=False, timeout=10)
-        return path
+            self.notify(f"Could not write the report: {exc.strerror} ({base.parent})",
+                        severity="error", markup=False)
+            return []
+        self.notify(f"Report written to {paths[0]} (and .md)", markup=False, timeout=12)
+        return paths
 
     # ------------------------------------------------------------ app-wide actions
 
@@ -243,6 +316,7 @@ class InterviewApp(App[int]):
 
         def decide(quit_now: bool | None) -> None:
             if quit_now:
+                screen.save_now()
                 self.exit(0)
 
         self.push_screen(ConfirmScreen("Quit the interview? Your draft is saved either way."),
@@ -256,21 +330,35 @@ class InterviewApp(App[int]):
             yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)
             yield SystemCommand("Skip question", "Move on without grading", screen.action_skip)
         if isinstance(screen, SummaryScreen):
-            yield SystemCommand("Export report", "Write a Markdown report", self.export_report)
+            yield SystemCommand("Export report", "Write HTML and Markdown reports", self.export_report)
         if self.interview is not None:
             yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)
 
 
+class _Banks:
+    """The app's banks, looked up by id the way a BankCatalog would."""
+
+    def __init__(self, banks: list[Bank]) -> None:
+        self._by_id = {b.id: b for b in banks}
+
+    def resolve(self, ref: str) -> Bank:
+        if ref not in self._by_id:
+            raise InterviewerError(f"no bank with id '{ref}'")
+        return self._by_id[ref]
+
+
 def make_app(*, banks: list[Bank], grader: Grader, settings: Settings,
              plan: InterviewPlan | None = None, choices: SetupChoices | None = None,
-             drafts: DraftStore | None = None, clock: Clock | None = None) -> InterviewApp:
+             store: Store | None = None, resume: SessionRow | None = None,
+             clock: Clock | None = None) -> InterviewApp:
     """The one way to build the app, from injected parts.
 
-    With a ``plan`` the interview starts at once; without one the setup screen asks.
+    With a ``plan`` the interview starts at once, with ``resume`` a stored one goes on;
+    otherwise the setup screen asks (and offers to resume an interrupted interview).
     """
     if choices is None:
         choices = load_choices(settings.data_dir, settings.bank)
-    if drafts is None:
-        drafts = DraftStore(settings.data_dir / "drafts")
+    if store is None:
+        store = Store.open(settings.data_dir)
     return InterviewApp(banks=banks, grader=grader, settings=settings, choices=choices,
-                        plan=plan, drafts=drafts, clock=clock)
+                        plan=plan, resume=resume, store=store, clock=clock)

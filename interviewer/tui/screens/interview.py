@@ -8,6 +8,7 @@ three widgets costs about 10, so the feedback appears as fast as the grader allo
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -31,7 +32,7 @@ _MODEL_STATUS = {
     "ready": "Model ready",
     "failed": "Grading unavailable (answers are still saved)",
 }
-DRAFT_SAVE_DELAY = 1.0  # seconds after the last keystroke
+DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
 MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
 STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
@@ -122,6 +123,7 @@ class InterviewScreen(Screen):
                     yield Static("Paused. The clock is stopped. Press F2 to resume.", markup=False)
                 with Horizontal(id="status-bar"):
                     yield Static("", id="char-count", markup=False)
+                    yield Static("", id="save-status", markup=False)
                     yield Static("", id="model-status", markup=False)
             with Vertical(id="feedback-panel"):
                 yield Static("", id="feedback-question", markup=False)
@@ -158,7 +160,9 @@ class InterviewScreen(Screen):
         self.query_one("#paused").display = False
         self.waiting = self.paused = False
         self._warned = set()
-        self.countdown = Countdown(self.clock, self.interview.plan.time_limit).start()
+        # a resumed attempt keeps the time it had already used
+        self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
+                                   used_before=attempt.time_used).start()
         if self.app_.total is not None:
             self.app_.total.resume()  # the interview clock runs only while a question is open
         self._update_count()
@@ -236,15 +240,26 @@ class InterviewScreen(Screen):
         if self.mode != "question":
             return
         # the attempt always holds what is on screen; the disk copy follows within a second
+        # of the first unsaved keystroke (a throttle, not a debounce: steady typing saves too)
         self.attempt.answer = event.text_area.text
         self._update_count()
+        if self._save_timer is None:
+            self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
+
+    def save_now(self) -> None:
+        """Write the draft and the time used so far."""
         if self._save_timer is not None:
             self._save_timer.stop()
-        self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self._save_draft)
-
-    def _save_draft(self) -> None:
-        if self.mode == "question":
-            self.app_.save_draft(self.index, self.query_one(TextArea).text)
+            self._save_timer = None
+        if self.mode != "question":
+            return
+        saved = self.app_.save_draft(self.index, self.query_one(TextArea).text,
+                                     self.countdown.elapsed())
+        status = self.query_one("#save-status", Static)
+        if saved:
+            status.update(f"draft saved {time.strftime('%H:%M:%S')}")
+        else:
+            status.update("⚠ not saved")
 
     # ------------------------------------------------------------ question actions
 
@@ -260,9 +275,8 @@ class InterviewScreen(Screen):
                         severity="warning")
             return
         self._stop_clocks()
-        self.attempt.time_used = self.countdown.elapsed()
+        self.save_now()
         if not text.strip():
-            self.app_.save_draft(self.index, text)
             self.app_.skip_question(self.index)
             return
         self.waiting = True
@@ -277,6 +291,7 @@ class InterviewScreen(Screen):
         self.paused = not self.paused
         if self.paused:
             self._stop_clocks()
+            self.save_now()
         else:
             self.countdown.resume()
             if self.app_.total is not None:
@@ -292,8 +307,7 @@ class InterviewScreen(Screen):
         if self.waiting:
             return
         self._stop_clocks()
-        self.attempt.time_used = self.countdown.elapsed()
-        self.app_.save_draft(self.index, self.query_one(TextArea).text)
+        self.save_now()
         self.app_.skip_question(self.index)
 
     def cancel_waiting(self) -> None:

@@ -1,0 +1,137 @@
+"""Between an :class:`Interview` in memory and its rows in the :class:`Store`.
+
+The app tells the recorder what happened (a draft, a grade, a skip); the recorder writes
+it. Reading goes the other way: a stored session becomes an Interview again, to resume
+it or to report on it.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from interviewer.bank import Bank, BankCatalog, Question
+from interviewer.errors import InterviewerError
+from interviewer.grading import Grade
+from interviewer.interview import Attempt, Interview
+from interviewer.rubric import Rubric, points_fingerprint, rubric_for_bank
+from interviewer.session import InterviewPlan
+from interviewer.store import SessionRow, Store
+
+
+def new_session_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
+def plan_to_dict(plan: InterviewPlan) -> dict:
+    return {"question_ids": [q.id for q in plan.questions], "time_limit": plan.time_limit,
+            "total_limit": plan.total_limit, "followups": plan.followups,
+            "tags": list(plan.tags)}
+
+
+@dataclass
+class Recorder:
+    """Writes one interview as it happens. Every call is safe when the store cannot write."""
+
+    store: Store
+    session_id: str
+    interview: Interview
+
+    @classmethod
+    def start(cls, store: Store, interview: Interview, model_id: str | None,
+              session_id: str | None = None) -> Recorder:
+        recorder = cls(store, session_id or new_session_id(), interview)
+        if session_id is None:
+            store.start_session(recorder.session_id, interview.bank.id, interview.bank.title,
+                                plan_to_dict(interview.plan), model_id)
+        else:
+            store.hold(session_id)  # a resumed session is ours again
+        for seq in range(len(interview.attempts)):
+            recorder.ensure(seq)
+        return recorder
+
+    @property
+    def saving(self) -> bool:
+        return self.store.persistent and self.store.last_error is None
+
+    def ensure(self, seq: int) -> None:
+        a = self.interview.attempts[seq]
+        self.store.ensure_attempt(self.session_id, seq, a.question.id, a.question.text, a.retry_of)
+
+    def draft(self, seq: int) -> bool:
+        """True only when the draft is on disk (an in-memory store never claims to be)."""
+        a = self.interview.attempts[seq]
+        return self.store.save_draft(self.session_id, seq, a.answer, a.time_used) \
+            and self.store.persistent
+
+    def result(self, seq: int) -> bool:
+        a = self.interview.attempts[seq]
+        rubric_hash = None
+        if a.grade is not None and self.interview.rubric.has_question(a.question.id):
+            rubric_hash = points_fingerprint(self.interview.rubric.question(a.question.id).points)
+        return self.store.persistent and self.store.save_result(
+            self.session_id, seq, answer=a.answer, time_used=a.time_used,
+            grade=a.grade.to_dict() if a.grade else None, score=a.grade.score if a.grade else None,
+            skipped=a.skipped, auto_submitted=a.auto_submitted, rubric_sha256=rubric_hash)
+
+    def finish(self) -> None:
+        self.store.finish_session(self.session_id)
+
+    def close(self) -> None:
+        """Leave the session resumable (the app quit mid-interview)."""
+        self.store.release(self.session_id)
+
+
+def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Interview:
+    """Rebuild an interview from its stored rows.
+
+    The bank and rubric are loaded when they still exist (needed to go on grading); a report
+    needs neither, so a deleted bank still gives one from the stored question texts.
+    """
+    bank: Bank | None = None
+    rubric = Rubric(bank=row.bank_id, questions=())
+    if catalog is not None:
+        try:
+            bank = catalog.resolve(row.bank_id)
+            rubric = rubric_for_bank(bank).rubric
+        except InterviewerError:
+            bank = None
+    by_id = {q.id: q for q in bank.questions} if bank else {}
+    attempts = []
+    for a in row.attempts:
+        question = by_id.get(a.question_id) or Question(id=a.question_id, text=a.question_text,
+                                                        answer="")
+        attempts.append(Attempt(
+            question=question, answer=a.answer,
+            grade=Grade.from_dict(a.grade, a.answer) if a.grade else None,
+            time_used=a.time_used, skipped=a.skipped, auto_submitted=a.auto_submitted,
+            retry_of=a.retry_of))
+    plan_ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
+                                                if a.retry_of is None]
+    questions = tuple(by_id.get(q) or next(a.question for a in attempts if a.question.id == q)
+                      for q in plan_ids if q in by_id or any(a.question.id == q for a in attempts))
+    if bank is None:
+        bank = Bank(id=row.bank_id, title=row.bank_title, language="zh", questions=questions)
+    plan = InterviewPlan(bank=bank, questions=questions, time_limit=row.plan.get("time_limit"),
+                         total_limit=row.plan.get("total_limit"),
+                         followups=bool(row.plan.get("followups")),
+                         tags=tuple(row.plan.get("tags") or ()))
+    interview = Interview(plan=plan, rubric=rubric, attempts=attempts,
+                          started_at=datetime.fromisoformat(row.started_at))
+    pending = [i for i, a in enumerate(attempts) if not a.done]
+    interview.index = pending[0] if pending else max(0, len(attempts) - 1)
+    return interview
+
+
+def interview_from_grades(rubric: Rubric, grades: list[Grade]) -> Interview:
+    """A batch of written answers as an interview, so it gets the same report."""
+    questions = {q.id: Question(id=q.id, text=q.question or q.id, answer="")
+                 for q in rubric.questions}
+    asked = tuple(dict.fromkeys(questions[g.question_id] for g in grades))
+    bank = Bank(id=rubric.bank, title=rubric.bank, language="zh", questions=asked)
+    plan = InterviewPlan(bank=bank, questions=asked, time_limit=None)
+    attempts = [Attempt(question=questions[g.question_id], answer=g.answer, grade=g)
+                for g in grades]
+    return Interview(plan=plan, rubric=rubric, attempts=attempts)

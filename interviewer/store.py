@@ -1,0 +1,330 @@
+"""Sessions on disk: SQLite in the data directory, so that nothing a user typed is lost.
+
+One writer connection per process (the UI thread), WAL so a second app instance and the
+``history``/``report`` commands can read while an interview writes. Every draft is committed
+as it is saved; a session killed by SIGKILL leaves its last draft and elapsed time behind,
+and the next start offers to resume it.
+
+A running app holds an advisory lock on ``<data>/locks/<session>.lock``; the kernel drops
+it when the process dies, however it dies, which is how an *interrupted* session is told
+from one that another instance is still running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from interviewer.errors import InterviewerError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+DB_NAME = "interviewer.db"
+SCHEMA_VERSION = 2
+
+# Each entry takes the schema from version N-1 to N. Never edit a released step: add one.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            bank_id TEXT NOT NULL,
+            bank_title TEXT NOT NULL,
+            model_id TEXT,
+            status TEXT NOT NULL DEFAULT 'active'
+        )""",
+        """CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            seq INTEGER NOT NULL,
+            question_id TEXT NOT NULL,
+            question_text TEXT NOT NULL,
+            answer TEXT NOT NULL DEFAULT '',
+            score REAL,
+            grade_json TEXT,
+            time_used REAL NOT NULL DEFAULT 0,
+            skipped INTEGER NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        )""",
+    ],
+    2: [
+        # what resuming and reporting need: the plan, limits, rubric identity, retakes
+        "ALTER TABLE sessions ADD COLUMN plan_json TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE attempts ADD COLUMN auto_submitted INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE attempts ADD COLUMN retry_of INTEGER",
+        "ALTER TABLE attempts ADD COLUMN rubric_sha256 TEXT",
+        "ALTER TABLE attempts ADD COLUMN graded_at TEXT",
+        "CREATE INDEX attempts_session ON attempts(session_id, seq)",
+    ],
+}
+
+
+class NewerSchemaError(InterviewerError):
+    """The database was written by a newer interviewer; do not touch it."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class AttemptRow:
+    id: int
+    seq: int
+    question_id: str
+    question_text: str
+    answer: str
+    score: float | None
+    grade: dict | None
+    time_used: float
+    skipped: bool
+    auto_submitted: bool
+    retry_of: int | None
+
+
+@dataclass
+class SessionRow:
+    id: str
+    started_at: str
+    ended_at: str | None
+    bank_id: str
+    bank_title: str
+    model_id: str | None
+    status: str
+    plan: dict
+    attempts: list[AttemptRow]
+
+    @property
+    def score(self) -> float | None:
+        latest: dict[str, AttemptRow] = {}
+        for a in self.attempts:
+            if a.score is not None or a.skipped:
+                latest[a.question_id] = a
+        if not latest:
+            return None
+        return sum(a.score or 0.0 for a in latest.values()) / len(latest)
+
+
+class Store:
+    """The session database. ``persistent`` is False when nothing can be written."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None, notice: str | None = None,
+                 persistent: bool = True) -> None:
+        self.conn = conn
+        self.path = path
+        self.notice = notice  # one line for the user about what happened on open
+        self.persistent = persistent
+        self.last_error: str | None = None
+        self._locks: dict[str, Any] = {}
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, data_dir: Path) -> Store:
+        """Open or create the database; a corrupt one is moved aside, never deleted."""
+        path = data_dir / DB_NAME
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(data_dir, os.W_OK):
+                raise PermissionError(data_dir)
+        except OSError:
+            return cls.in_memory(f"{data_dir} is not writable: this interview will not be saved "
+                                 "(fix the permissions or set INTERVIEWER_HOME)")
+        try:
+            conn = cls._connect(path)
+            return cls(conn, path)
+        except NewerSchemaError as exc:
+            raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
+        except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                return cls.in_memory(f"{path} cannot be written ({exc}): this interview will "
+                                     "not be saved")
+            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            for suffix in ("", "-wal", "-shm"):
+                src = Path(str(path) + suffix)
+                if src.exists():
+                    src.replace(Path(str(aside) + suffix))
+            conn = cls._connect(path)
+            return cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
+                                          f"was moved to {aside} and a new one started")
+
+    @classmethod
+    def in_memory(cls, notice: str | None = None) -> Store:
+        conn = sqlite3.connect(":memory:", check_same_thread=False)
+        migrate(conn)
+        return cls(conn, None, notice=notice, persistent=notice is None)
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=5.0, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=5000")
+            result = conn.execute("PRAGMA quick_check").fetchone()
+            if result is None or result[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {result}")
+            migrate(conn)
+        except (sqlite3.DatabaseError, NewerSchemaError):
+            conn.close()
+            raise
+        return conn
+
+    def close(self) -> None:
+        for handle in self._locks.values():
+            handle.close()
+        self._locks.clear()
+        self.conn.close()
+
+    # ------------------------------------------------------------ writing
+
+    def _write(self, sql: str, args: tuple = ()) -> sqlite3.Cursor | None:
+        try:
+            with self.conn:
+                cur = self.conn.execute(sql, args)
+        except sqlite3.Error as exc:
+            self.last_error = f"cannot save: {exc}"
+            return None
+        self.last_error = None
+        return cur
+
+    def start_session(self, session_id: str, bank_id: str, bank_title: str, plan: dict,
+                      model_id: str | None) -> str:
+        self._write("INSERT INTO sessions (id, started_at, bank_id, bank_title, model_id, "
+                    "status, plan_json) VALUES (?, ?, ?, ?, ?, 'active', ?)",
+                    (session_id, _now(), bank_id, bank_title, model_id,
+                     json.dumps(plan, ensure_ascii=False)))
+        self.hold(session_id)
+        return session_id
+
+    def ensure_attempt(self, session_id: str, seq: int, question_id: str, question_text: str,
+                       retry_of: int | None = None) -> None:
+        self._write("INSERT OR IGNORE INTO attempts (session_id, seq, question_id, "
+                    "question_text, retry_of, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (session_id, seq, question_id, question_text, retry_of, _now()))
+
+    def save_draft(self, session_id: str, seq: int, answer: str, time_used: float) -> bool:
+        cur = self._write("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? "
+                          "WHERE session_id = ? AND seq = ?",
+                          (answer, time_used, _now(), session_id, seq))
+        return cur is not None
+
+    def save_result(self, session_id: str, seq: int, *, answer: str, time_used: float,
+                    grade: dict | None, score: float | None, skipped: bool = False,
+                    auto_submitted: bool = False, rubric_sha256: str | None = None) -> bool:
+        cur = self._write(
+            "UPDATE attempts SET answer = ?, time_used = ?, grade_json = ?, score = ?, "
+            "skipped = ?, auto_submitted = ?, rubric_sha256 = ?, graded_at = ?, updated_at = ? "
+            "WHERE session_id = ? AND seq = ?",
+            (answer, time_used, json.dumps(grade, ensure_ascii=False) if grade else None, score,
+             int(skipped), int(auto_submitted), rubric_sha256, _now() if grade else None,
+             _now(), session_id, seq))
+        return cur is not None
+
+    def finish_session(self, session_id: str, status: str = "finished") -> None:
+        self._write("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?",
+                    (status, _now(), session_id))
+        self.release(session_id)
+
+    # ------------------------------------------------------------ locks
+
+    def _lock_path(self, session_id: str) -> Path | None:
+        if self.path is None:
+            return None
+        return self.path.parent / "locks" / f"{session_id}.lock"
+
+    def hold(self, session_id: str) -> None:
+        """Mark the session as running in this process until it ends or the process dies."""
+        path = self._lock_path(session_id)
+        if path is None or fcntl is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = path.open("a")
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return
+        self._locks[session_id] = handle
+
+    def release(self, session_id: str) -> None:
+        handle = self._locks.pop(session_id, None)
+        if handle is not None:
+            handle.close()
+            path = self._lock_path(session_id)
+            if path is not None:
+                path.unlink(missing_ok=True)
+
+    def is_running_elsewhere(self, session_id: str) -> bool:
+        if session_id in self._locks:
+            return True
+        path = self._lock_path(session_id)
+        if path is None or fcntl is None or not path.exists():
+            return False
+        try:
+            with path.open("a") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        except OSError:
+            return True
+        return False
+
+    # ------------------------------------------------------------ reading
+
+    def session(self, session_id: str) -> SessionRow | None:
+        row = self.conn.execute(
+            "SELECT id, started_at, ended_at, bank_id, bank_title, model_id, status, plan_json "
+            "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            return None
+        attempts = [
+            AttemptRow(id=r[0], seq=r[1], question_id=r[2], question_text=r[3], answer=r[4],
+                       score=r[5], grade=json.loads(r[6]) if r[6] else None, time_used=r[7],
+                       skipped=bool(r[8]), auto_submitted=bool(r[9]), retry_of=r[10])
+            for r in self.conn.execute(
+                "SELECT id, seq, question_id, question_text, answer, score, grade_json, "
+                "time_used, skipped, auto_submitted, retry_of FROM attempts "
+                "WHERE session_id = ? ORDER BY seq", (session_id,))]
+        return SessionRow(id=row[0], started_at=row[1], ended_at=row[2], bank_id=row[3],
+                          bank_title=row[4], model_id=row[5], status=row[6],
+                          plan=json.loads(row[7] or "{}"), attempts=attempts)
+
+    def sessions(self, limit: int | None = None) -> list[SessionRow]:
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions ORDER BY started_at DESC, id DESC"
+            + (f" LIMIT {int(limit)}" if limit else ""))]
+        return [s for s in (self.session(i) for i in ids) if s is not None]
+
+    def interrupted(self) -> list[SessionRow]:
+        """Sessions left active by a process that is gone, newest first."""
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC")]
+        return [s for s in (self.session(i) for i in ids if not self.is_running_elsewhere(i))
+                if s is not None]
+
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`, one transaction per step."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(f"the session database is from a newer interviewer (schema "
+                               f"{version} > {SCHEMA_VERSION})", hint="upgrade interviewer")
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        with conn:
+            for statement in MIGRATIONS[target]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {target}")
+    return SCHEMA_VERSION
