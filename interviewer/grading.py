@@ -17,12 +17,20 @@ import numpy as np
 
 from interviewer.calibration import CREDIT, Scorer, scorer_for
 from interviewer.embedding import CachingEmbedder, Embedder
-from interviewer.features import AnswerText, feature_row, is_cross_lingual, lexical_recall
+from interviewer.features import (
+    FEATURES,
+    AnswerText,
+    feature_row,
+    is_cross_lingual,
+    lexical_recall,
+)
 from interviewer.rubric import Point, QuestionRubric, Rubric
 from interviewer.textseg import evidence_spans
 
 VERDICTS = ("covered", "partial", "missed")
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
+PARROT_SIMILARITY = 0.8  # a span this close to the question is the question said again
+RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,7 @@ class Evidence:
     rows: np.ndarray
     spans: list[str | None]
     similarities: np.ndarray
+    restating: float = 0.0  # share of the answer's spans that say the question again
 
 
 def point_texts(point: Point) -> list[str]:
@@ -158,6 +167,7 @@ class Grader:
             start += len(texts)
 
         off = float(answer_vec @ own_vec - (sib_vecs @ answer_vec).max()) if siblings else 0.0
+        restating = float(np.mean(span_vecs @ q_vec >= PARROT_SIMILARITY))
         prepared = AnswerText.of(answer)
         rows, best_spans, best_sims = [], [], []
         for i, point in enumerate(points):
@@ -173,7 +183,7 @@ class Grader:
                 cross=is_cross_lingual(point.text, prepared)))
             best_spans.append(spans[j])
             best_sims.append(e)
-        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims))
+        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str) -> Grade:
         question = rubric.question(question_id)
@@ -204,15 +214,15 @@ def _reason(verdict: str, point: Point, ev: Evidence, i: int) -> str:
     span = ev.spans[i]
     if span is None:
         return "the answer is empty"
-    row = dict(zip(("e", "lex", "has_lex", "short", "off", "qpar"), ev.rows[i][:6]))
+    row = dict(zip(FEATURES, ev.rows[i]))
     if verdict == "covered":
         return "stated in your answer"
     if verdict == "partial":
         if row["short"] < BARE_NAME_RATIO:
             return "named, but not explained: say what it does or why it matters"
         return "touched on, but vague or incomplete"
+    if ev.restating >= RESTATING_SHARE:
+        return "not found: much of the answer restates the question"
     if row["off"] < -0.05:
         return "not found: your answer seems to address a different question"
-    if row["qpar"] > 0.1:
-        return "not found: the closest sentence restates the question"
     return "not found in your answer"

@@ -242,3 +242,78 @@ def test_calibrate_bad_label_files(tmp_path: Path, line: str, fragment: str) -> 
     labels.write_text(line + "\n", encoding="utf-8")
     code, _, err = run("calibrate", "--labels", str(labels))
     assert code == 2 and fragment in err
+
+
+def _stored_session(home: Path) -> str:
+    """A finished session in the store, as the TUI would leave it."""
+    from interviewer.bank import BankCatalog
+    from interviewer.interview import Interview
+    from interviewer.recorder import Recorder
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.session import SetupChoices, make_plan
+    from interviewer.store import Store
+
+    bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
+    interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=2)),
+                                rubric_for_bank(bank).rubric)
+    store = Store.open(home)
+    recorder = Recorder.start(store, interview, "test/bigram")
+    grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
+    for seq, text in enumerate(["混合精度训练（FP16/BF16）。<b>粗</b>", "DeepSpeed是微软开发的分布式训练优化库。"]):
+        attempt = interview.attempts[seq]
+        attempt.answer, attempt.time_used = text, 30.0 + seq
+        attempt.grade = grader.grade(interview.rubric, attempt.question.id, text)
+        recorder.result(seq)
+    recorder.finish()
+    store.close()
+    return recorder.session_id
+
+
+def test_history_lists_sessions_and_points(isolated_home: Path) -> None:
+    code, out, _ = run("history")
+    assert code == 0 and "No sessions yet" in out
+    sid = _stored_session(isolated_home)
+    code, out, _ = run("history")
+    assert code == 0 and sid in out and "2/2 graded" in out and "finished" in out
+    code, out, _ = run("history", "--points")
+    assert code == 0 and "Points missed most often" in out and "ai-infra-zh" in out
+    assert "Trend per bank" in out
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "json"])
+def test_report_of_the_latest_session(isolated_home: Path, tmp_path: Path, fmt: str) -> None:
+    sid = _stored_session(isolated_home)
+    target = tmp_path / f"r.{fmt}"
+    code, _, err = run("report", "-o", str(target))
+    assert code == 0 and str(target) in err
+    text = target.read_text(encoding="utf-8")
+    assert "大模型训练和推理如何加速" in text
+    if fmt == "json":
+        assert json.loads(text)["session"]["id"] == sid
+    if fmt == "html":
+        assert "&lt;b&gt;粗&lt;/b&gt;" in text
+    code, out, _ = run("report", sid, "--format", "json")
+    assert code == 0 and json.loads(out)["questions"][0]["score"] is not None
+
+
+def test_report_and_resume_errors(isolated_home: Path) -> None:
+    code, _, err = run("report")
+    assert code == 2 and "no sessions yet" in err
+    code, _, err = run("resume")
+    assert code == 2 and "no interrupted interview" in err
+    _stored_session(isolated_home)
+    code, _, err = run("report", "nope")
+    assert code == 2 and "no session 'nope'" in err
+
+
+def test_grade_batch_writes_a_report(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [
+        {"id": 1, "question_id": "q07", "answer": "梯度累积把大batch拆成micro-batch。</table>"},
+        {"id": 2, "question_id": "q09", "answer": "学习率过大导致震荡。"}]) + "\n", encoding="utf-8")
+    report = tmp_path / "cohort.html"
+    code, _, err = run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
+                       "--report", str(report))
+    assert code == 0 and str(report) in err
+    page = report.read_text(encoding="utf-8")
+    assert "梯度累积的原理是什么" in page and "&lt;/table&gt;" in page and page.count("<table>") == 2

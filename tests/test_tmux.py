@@ -53,7 +53,7 @@ def test_one_question_in_a_real_terminal(session: str, tmp_path: Path) -> None:
     wait_for_screen(session, "Model ready")
     tmux("send-keys", "-t", session, "-l",
          "训练加速：混合精度训练（FP16/BF16），梯度累积减少通信频率。推理加速：KV Cache，PagedAttention。")
-    wait_for_screen(session, "characters")
+    wait_for_screen(session, "PagedAttention。")
     tmux("send-keys", "-t", session, "C-s")
     screen = wait_for_screen(session, "Score")
     assert "✓" in screen and "✗" in screen

@@ -264,7 +264,9 @@ class InterviewScreen(Screen):
     # ------------------------------------------------------------ question actions
 
     def action_submit(self) -> None:
-        self._submit(allow_empty=False)
+        # Ctrl+S is a priority binding, handled before keys still queued for the answer box
+        # (a paste, a fast typist). Queue the submit behind them so none is left out.
+        self.query_one(TextArea).call_later(self._submit, allow_empty=False)
 
     def _submit(self, allow_empty: bool) -> None:
         if self.waiting or self.mode != "question":
@@ -304,7 +306,10 @@ class InterviewScreen(Screen):
         self.tick()
 
     def action_skip(self) -> None:
-        if self.waiting:
+        self.query_one(TextArea).call_later(self._skip)
+
+    def _skip(self) -> None:
+        if self.waiting or self.mode != "question":
             return
         self._stop_clocks()
         self.save_now()
