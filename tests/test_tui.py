@@ -313,3 +313,44 @@ async def test_fits_in_80_by_24(settings) -> None:
         answer = app.screen.query_one(TextArea)
         assert answer.size.height >= 5
         assert app.screen.query_one("#countdown").region.right <= 80
+
+
+async def test_history_screen_shows_finished_sessions(settings) -> None:
+    from interviewer.tui.screens.history import HistoryScreen
+
+    app = build(settings, n=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "KV Cache、量化。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: on(app, HistoryScreen))
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 1 and str(table.get_row_at(0)[4]) == "finished"
+        assert app.screen.query(".trend-chart")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+
+
+async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
+    from interviewer.store import Store
+
+    first = build(settings, n=2)
+    async with first.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(first))
+        await type_answer(pilot, "没写完的答案")
+        first.screen.save_now()
+        first.recorder.close()  # the process dies: its lock goes with it
+    first.store.close()
+    second = build(settings, plan=False)
+    async with second.run_test() as pilot:
+        await wait_for(pilot, lambda: on(second, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: asking(second, 0))
+        assert second.screen.query_one(TextArea).text == "没写完的答案"
+        session_id = second.recorder.session_id
+    second.recorder.close()  # quitting mid-question leaves it resumable again
+    assert [s.id for s in Store.open(settings.data_dir).interrupted()] == [session_id]

@@ -31,6 +31,7 @@ from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import AnswerGraded, GradingFailed, ModelFailed, ModelReady
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.help import HelpScreen
+from interviewer.tui.screens.history import HistoryScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.screens.summary import SummaryScreen
@@ -303,6 +304,10 @@ class InterviewApp(App[int]):
 
     # ------------------------------------------------------------ app-wide actions
 
+    def action_history(self) -> None:
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen(self.store.sessions(limit=200)))
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -325,6 +330,7 @@ class InterviewApp(App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "Keys and what they do", self.action_help)
+        yield SystemCommand("History", "Past sessions and scores over time", self.action_history)
         if isinstance(screen, InterviewScreen) and screen.mode == "question":
             yield SystemCommand("Submit answer", "Grade the answer now", screen.action_submit)
             yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)

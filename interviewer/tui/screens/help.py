@@ -17,6 +17,7 @@ Everywhere
 Setup
   Tab / Shift+Tab  move between fields
   Ctrl+S / Enter   start the interview
+  Ctrl+H           history of past sessions
 
 Question
   Ctrl+S         submit the answer
@@ -31,9 +32,10 @@ Feedback
   R              retake this question
 
 Summary
-  E              export a Markdown report
+  E              export the report (HTML and Markdown)
   R              retake the selected question
   N              new interview
+  H              history of past sessions
   Q              quit
 
 Press Escape to close."""

@@ -28,7 +28,8 @@ def _duration_text(seconds: float | None) -> str:
 
 
 class SetupScreen(Screen):
-    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True)]
+    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
+                Binding("ctrl+h", "app.history", "History")]
 
     def __init__(self, banks: list[Bank], choices: SetupChoices) -> None:
         super().__init__()

@@ -23,6 +23,7 @@ class SummaryScreen(Screen):
         Binding("e", "export", "Export report"),
         Binding("r", "retry", "Retake selected"),
         Binding("n", "new", "New interview"),
+        Binding("h", "app.history", "History"),
         Binding("q", "app.quit", "Quit"),
     ]
 

@@ -1,0 +1,54 @@
+"""Past sessions: scores over time, per bank, and the points missed most."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+
+from interviewer.history import missed_points, trend
+from interviewer.store import SessionRow
+
+
+class HistoryScreen(Screen):
+    BINDINGS = [Binding("escape,q,h", "close", "Back")]
+
+    def __init__(self, rows: list[SessionRow]) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="history"):
+            if not self.rows:
+                yield Static("No sessions yet. Finish an interview and it shows up here.",
+                             markup=False)
+            for bank_id, scores in trend(self.rows).items():
+                latest = f"latest {scores[-1]:.0%}, best {max(scores):.0%}, {len(scores)} sessions"
+                with Horizontal(classes="trend"):
+                    yield Static(Content(f"{bank_id}  ({latest})"), classes="trend-label")
+                    yield Sparkline([s * 100 for s in scores], summary_function=max,
+                                    classes="trend-chart")
+            yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+            missed = missed_points(self.rows, limit=10)
+            if missed:
+                yield Static("Points missed most often", id="missed-title")
+                yield Static("\n".join(f" ✗ {m}/{s}  {point}  ({bank} {qid})"
+                                       for bank, qid, point, m, s in missed),
+                             id="missed", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Date (UTC)", "Bank", "Score", "Graded", "Status")
+        for row in self.rows:
+            score = f"{row.score:.0%}" if row.score is not None else "—"
+            graded = sum(1 for a in row.attempts if a.score is not None)
+            table.add_row(row.started_at[:16].replace("T", " "), Content(row.bank_id), score,
+                          f"{graded}/{len(row.attempts)}", row.status)
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
