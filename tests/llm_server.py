@@ -1,0 +1,115 @@
+"""A real HTTP server on 127.0.0.1 that speaks the Chat Completions protocol, for tests.
+
+It answers from a script: each request takes the next :class:`Reply` (status, content,
+streamed or not, delay). The real ``openai`` client talks to it over TCP; nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Reply:
+    content: str = ""
+    status: int = 200
+    stream: bool | None = None  # None: as the request asks
+    delay: float = 0.0  # before the first byte
+    chunk_delay: float = 0.0  # between streamed chunks
+    chunk_size: int = 8
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class ChatServer:
+    def __init__(self) -> None:
+        self.script: list[Reply] = []
+        self.requests: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append({"path": self.path,
+                                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                                        "body": body})
+                reply = server.script.pop(0) if server.script else Reply(status=500)
+                time.sleep(reply.delay)
+                if reply.status != 200:
+                    payload = json.dumps({"error": {"message": f"scripted {reply.status}",
+                                                    "type": "test"}}).encode()
+                    self.send_response(reply.status)
+                    for k, v in reply.headers.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                streaming = body.get("stream", False) if reply.stream is None else reply.stream
+                if streaming:
+                    self._stream(reply, body)
+                else:
+                    self._json(reply, body)
+
+            def _json(self, reply: Reply, body: dict) -> None:
+                payload = json.dumps({
+                    "id": "cmpl-test", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", "test"),
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": reply.content}}],
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def _stream(self, reply: Reply, body: dict) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                text = reply.content
+                pieces = [text[i:i + reply.chunk_size] for i in range(0, len(text), reply.chunk_size)]
+                try:
+                    for n, piece in enumerate(pieces):
+                        chunk = {"id": "cmpl-test", "object": "chat.completion.chunk",
+                                 "created": int(time.time()), "model": body.get("model", "test"),
+                                 "choices": [{"index": 0, "finish_reason": None,
+                                              "delta": ({"role": "assistant"} if n == 0 else {})
+                                              | {"content": piece}}]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                        time.sleep(reply.chunk_delay)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> ChatServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
