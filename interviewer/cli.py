@@ -80,6 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("resume", help="go on with the interview that was interrupted last")
 
+    fol = sub.add_parser("followup", help="print the follow-up question a candidate would get")
+    fol.add_argument("--bank", required=True, help="bank id or path")
+    fol.add_argument("--question", required=True, help="question id")
+    fol.add_argument("--answer-file", type=Path, required=True)
+    fol.add_argument("--json", action="store_true", help="print JSON")
+    fol.add_argument("--model", help="embedding model name or path")
+
     rep = sub.add_parser("report", help="write the report of a session")
     rep.add_argument("session", nargs="?", help="session id (default: the latest)")
     rep.add_argument("--format", choices=["md", "html", "json"], help="default: from -o, else md")
@@ -344,6 +351,31 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Grade the answer, then ask the configured LLM (or a template) for the follow-up."""
+    from interviewer.probing import followup_language, make_prober
+    from interviewer.rubric import rubric_for_bank
+
+    bank = _catalog(settings).resolve(args.bank)
+    question = bank.question(args.question)
+    answer = read_text(args.answer_file, InputError)
+    if not answer.strip():
+        raise InputError("the answer is empty", path=args.answer_file)
+    rubric = rubric_for_bank(bank).rubric
+    grade = _make_grader(settings).grade(rubric, question.id, answer)
+    qr = rubric.question(question.id)
+    result = make_prober(settings.llm).followup(qr, grade, followup_language(qr, bank.language))
+    if result.notice:
+        err.write(f"notice: {result.notice}\n")
+    if args.json:
+        out.write(json.dumps({"followup": result.text, "targets": list(result.targets),
+                              "source": result.source, "notice": result.notice},
+                             ensure_ascii=False) + "\n")
+    else:
+        out.write(result.text + "\n")
+    return 0
+
+
 def cmd_resume(settings: Settings, args: argparse.Namespace) -> int:
     from interviewer.store import Store
 
@@ -452,6 +484,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_calibrate(settings, args, out, err)
         if command == "resume":
             return cmd_resume(settings, args)
+        if command == "followup":
+            return cmd_followup(settings, args, out, err)
         if command == "report":
             return cmd_report(settings, args, out, err)
         if command == "history":

@@ -10,6 +10,7 @@ an instruction, so asking for a score cannot earn one.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,9 +139,10 @@ class Grader:
                 texts += [t for p in q.points for t in point_texts(p)]
         self.embedder.embed(texts)
 
-    def evidence(self, rubric: Rubric, question_id: str, answer: str) -> Evidence:
+    def evidence(self, rubric: Rubric, question_id: str, answer: str,
+                 only: Collection[str] | None = None) -> Evidence:
         question = rubric.question(question_id)
-        points = question.points
+        points = tuple(p for p in question.points if only is None or p.id in only)
         spans = evidence_spans(answer)
         if not spans:
             return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)))
@@ -185,16 +187,19 @@ class Grader:
             best_sims.append(e)
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating)
 
-    def grade(self, rubric: Rubric, question_id: str, answer: str) -> Grade:
+    def grade(self, rubric: Rubric, question_id: str, answer: str,
+              only: Collection[str] | None = None) -> Grade:
+        """Grade an answer; ``only`` limits it to some points (a follow-up's targets)."""
         question = rubric.question(question_id)
-        ev = self.evidence(rubric, question_id, answer)
+        points = tuple(p for p in question.points if only is None or p.id in only)
+        ev = self.evidence(rubric, question_id, answer, only)
         scorer = self.scorer
         if ev.rows.shape[1] == 0:
-            probs = np.zeros(len(question.points))
+            probs = np.zeros(len(points))
         else:
             probs = scorer.probability(ev.rows)
         results = []
-        for i, point in enumerate(question.points):
+        for i, point in enumerate(points):
             p = float(probs[i])
             verdict = scorer.verdict(p) if ev.spans[i] is not None else "missed"
             results.append(PointResult(
@@ -202,7 +207,7 @@ class Grader:
                 verdict=verdict, probability=p, similarity=float(ev.similarities[i]),
                 evidence=ev.spans[i] if verdict != "missed" else None,
                 reason=_reason(verdict, point, ev, i)))
-        total = sum(p.weight for p in question.points)
+        total = sum(p.weight for p in points)
         score = sum(r.weight * r.credit for r in results) / total if total else 0.0
         return Grade(question_id=question_id, answer=answer, score=score, points=tuple(results),
                      model_id=self.model_id,

@@ -16,6 +16,35 @@ from interviewer.session import InterviewPlan
 
 
 @dataclass
+class FollowUpRound:
+    """One follow-up question, its answer, and the grade of the points it targeted."""
+
+    question: str
+    targets: tuple[str, ...]
+    source: str  # "llm" or "template"
+    notice: str | None = None
+    answer: str = ""
+    grade: Grade | None = None
+    time_used: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "targets": list(self.targets), "source": self.source,
+                "notice": self.notice, "answer": self.answer, "time_used": self.time_used,
+                "grade": self.grade.to_dict() if self.grade else None}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> FollowUpRound:
+        grade = Grade.from_dict(data["grade"], data.get("answer", "")) if data.get("grade") else None
+        return cls(question=str(data.get("question", "")), targets=tuple(data.get("targets") or ()),
+                   source=str(data.get("source", "")), notice=data.get("notice"),
+                   answer=str(data.get("answer", "")), grade=grade,
+                   time_used=float(data.get("time_used", 0.0)))
+
+
+CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
+
+
+@dataclass
 class Attempt:
     question: Question
     answer: str = ""
@@ -24,10 +53,35 @@ class Attempt:
     skipped: bool = False
     auto_submitted: bool = False
     retry_of: int | None = None  # index of the attempt this one retakes
+    followups: list[FollowUpRound] = field(default_factory=list)
 
     @property
     def score(self) -> float:
+        """The score of the answer as given, unprompted."""
         return self.grade.score if self.grade is not None else 0.0
+
+    def probed_verdicts(self) -> dict[str, str]:
+        """Points that did better in a follow-up than unprompted: id -> best verdict there."""
+        if self.grade is None:
+            return {}
+        base = {p.point_id: p.verdict for p in self.grade.points}
+        better: dict[str, str] = {}
+        for round_ in self.followups:
+            for p in (round_.grade.points if round_.grade else ()):
+                best = better.get(p.point_id, base.get(p.point_id, "missed"))
+                if CREDIT[p.verdict] > CREDIT[best]:
+                    better[p.point_id] = p.verdict
+        return {k: v for k, v in better.items() if CREDIT[v] > CREDIT[base.get(k, "missed")]}
+
+    @property
+    def score_with_probing(self) -> float:
+        """The score counting what the follow-ups drew out (kept apart from ``score``)."""
+        if self.grade is None:
+            return 0.0
+        probed = self.probed_verdicts()
+        total = sum(p.weight for p in self.grade.points)
+        credit = sum(p.weight * CREDIT[probed.get(p.point_id, p.verdict)] for p in self.grade.points)
+        return credit / total if total else 0.0
 
     @property
     def done(self) -> bool:

@@ -311,9 +311,8 @@ def describe_failure(exc: BaseException) -> str:
 
 
 def make_prober(settings: LLMSettings, env: dict[str, str] | None = None) -> Prober:
-    if settings.base_url and settings.model:
-        return LLMProber(settings, env=dict(os.environ if env is None else env))
-    return TemplateProber()
+    """The configured LLM; without one, templates with a notice saying so."""
+    return LLMProber(settings, env=dict(os.environ if env is None else env))
 
 
 def followup_language(question: QuestionRubric, bank_language: str) -> str:

@@ -15,7 +15,7 @@ from datetime import datetime
 from interviewer.bank import Bank, BankCatalog, Question
 from interviewer.errors import InterviewerError
 from interviewer.grading import Grade
-from interviewer.interview import Attempt, Interview
+from interviewer.interview import Attempt, FollowUpRound, Interview
 from interviewer.rubric import Rubric, points_fingerprint, rubric_for_bank
 from interviewer.session import InterviewPlan
 from interviewer.store import SessionRow, Store
@@ -74,7 +74,8 @@ class Recorder:
         return self.store.persistent and self.store.save_result(
             self.session_id, seq, answer=a.answer, time_used=a.time_used,
             grade=a.grade.to_dict() if a.grade else None, score=a.grade.score if a.grade else None,
-            skipped=a.skipped, auto_submitted=a.auto_submitted, rubric_sha256=rubric_hash)
+            skipped=a.skipped, auto_submitted=a.auto_submitted, rubric_sha256=rubric_hash,
+            followups=[f.to_dict() for f in a.followups])
 
     def finish(self) -> None:
         self.store.finish_session(self.session_id)
@@ -107,7 +108,7 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Inte
             question=question, answer=a.answer,
             grade=Grade.from_dict(a.grade, a.answer) if a.grade else None,
             time_used=a.time_used, skipped=a.skipped, auto_submitted=a.auto_submitted,
-            retry_of=a.retry_of))
+            retry_of=a.retry_of, followups=[FollowUpRound.from_dict(f) for f in a.followups]))
     plan_ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
                                                 if a.retry_of is None]
     questions = tuple(by_id.get(q) or next(a.question for a in attempts if a.question.id == q)

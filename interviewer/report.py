@@ -63,10 +63,14 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
             "score": round(a.grade.score, 4) if a.grade else None,
             "time_used_s": round(a.time_used, 1),
             "auto_submitted": a.auto_submitted,
+            "score_with_followups": round(a.score_with_probing, 4) if a.followups else None,
             "points": [{"id": p.point_id, "text": p.text, "group": p.group,
-                        "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason}
+                        "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason,
+                        "after_followup": a.probed_verdicts().get(p.point_id)}
                        for p in (a.grade.points if a.grade else ())],
-            "followups": [],
+            "followups": [{"question": f.question, "answer": f.answer, "source": f.source,
+                           "targets": list(f.targets), "time_used_s": round(f.time_used, 1)}
+                          for f in a.followups],
         })
     return {
         "schema": SCHEMA,
@@ -114,16 +118,23 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
                 continue
         else:
             score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
-            lines += [f"Score: {score} · time used {_clock(q['time_used_s'])}"
+            probed = (f" · with follow-ups {q['score_with_followups']:.0%}"
+                      if q["score_with_followups"] is not None else "")
+            lines += [f"Score: {score}{probed} · time used {_clock(q['time_used_s'])}"
                       + (" · submitted when time ran out" if q["auto_submitted"] else ""), ""]
         lines += ["**Answer**", "", "```text", q["answer"].replace("```", "ʼʼʼ"), "```", ""]
         if q["points"]:
             lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
             for p in q["points"]:
                 why = f"“{_md(p['evidence'])}”" if p["evidence"] else _md(p["reason"])
+                if p["after_followup"]:
+                    why += f" · {p['after_followup']} after the follow-up"
                 group = f"{_md(p['group'])} › " if p["group"] else ""
                 lines.append(f"| {MARKS[p['verdict']]} | {group}{_md(p['text'])} | {why} |")
             lines.append("")
+        for f in q["followups"]:
+            lines += [f"**Follow-up:** {_md(f['question'])}", "", "```text",
+                      f["answer"].replace("```", "ʼʼʼ"), "```", ""]
     if d["study"]:
         lines += ["## What to study", ""]
         lines += [f"- {_md(s['point'])} ({_md(s['question_id'])})" for s in d["study"]]
@@ -203,7 +214,9 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
         else:
             score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
             late = " · submitted when time ran out" if q["auto_submitted"] else ""
-            out.append(f'<p><span class="score">Score: {_e(score)}</span> · time used '
+            probed = (f" · with follow-ups {q['score_with_followups']:.0%}"
+                      if q["score_with_followups"] is not None else "")
+            out.append(f'<p><span class="score">Score: {_e(score)}{_e(probed)}</span> · time used '
                        f"{_e(_clock(q['time_used_s']))}{_e(late)}</p>")
         if q["answer"].strip():
             out.append(f'<pre class="answer">{_e(q["answer"])}</pre>')
@@ -214,9 +227,15 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
                 group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
                 why = (f"“{_e(p['evidence'])}”" if p["evidence"]
                        else f'<span class="why">{_e(p["reason"])}</span>')
+                if p["after_followup"]:
+                    why += f' <span class="why">· {_e(p["after_followup"])} after the follow-up</span>'
+
                 out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(MARKS[p["verdict"]])}'
                            f"</td><td>{group}{_e(p['text'])}</td><td>{why}</td></tr>")
             out.append("</tbody></table>")
+        for f in q["followups"]:
+            out.append(f"<p><strong>Follow-up:</strong> {_e(f['question'])}</p>")
+            out.append(f'<pre class="answer">{_e(f["answer"])}</pre>')
         out.append("</section>")
     if d["study"]:
         out.append('<section class="q"><h2>What to study</h2><ul class="study">')

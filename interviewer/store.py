@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 DB_NAME = "interviewer.db"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each entry takes the schema from version N-1 to N. Never edit a released step: add one.
 MIGRATIONS: dict[int, list[str]] = {
@@ -67,6 +67,10 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE attempts ADD COLUMN graded_at TEXT",
         "CREATE INDEX attempts_session ON attempts(session_id, seq)",
     ],
+    3: [
+        # follow-up questions, their answers and grades, per attempt (JSON list)
+        "ALTER TABLE attempts ADD COLUMN followups_json TEXT NOT NULL DEFAULT '[]'",
+    ],
 }
 
 
@@ -91,6 +95,7 @@ class AttemptRow:
     skipped: bool
     auto_submitted: bool
     retry_of: int | None
+    followups: list[dict]
 
 
 @dataclass
@@ -222,14 +227,15 @@ class Store:
 
     def save_result(self, session_id: str, seq: int, *, answer: str, time_used: float,
                     grade: dict | None, score: float | None, skipped: bool = False,
-                    auto_submitted: bool = False, rubric_sha256: str | None = None) -> bool:
+                    auto_submitted: bool = False, rubric_sha256: str | None = None,
+                    followups: list[dict] | None = None) -> bool:
         cur = self._write(
             "UPDATE attempts SET answer = ?, time_used = ?, grade_json = ?, score = ?, "
-            "skipped = ?, auto_submitted = ?, rubric_sha256 = ?, graded_at = ?, updated_at = ? "
-            "WHERE session_id = ? AND seq = ?",
+            "skipped = ?, auto_submitted = ?, rubric_sha256 = ?, graded_at = ?, updated_at = ?, "
+            "followups_json = ? WHERE session_id = ? AND seq = ?",
             (answer, time_used, json.dumps(grade, ensure_ascii=False) if grade else None, score,
              int(skipped), int(auto_submitted), rubric_sha256, _now() if grade else None,
-             _now(), session_id, seq))
+             _now(), json.dumps(followups or [], ensure_ascii=False), session_id, seq))
         return cur is not None
 
     def finish_session(self, session_id: str, status: str = "finished") -> None:
@@ -290,10 +296,11 @@ class Store:
         attempts = [
             AttemptRow(id=r[0], seq=r[1], question_id=r[2], question_text=r[3], answer=r[4],
                        score=r[5], grade=json.loads(r[6]) if r[6] else None, time_used=r[7],
-                       skipped=bool(r[8]), auto_submitted=bool(r[9]), retry_of=r[10])
+                       skipped=bool(r[8]), auto_submitted=bool(r[9]), retry_of=r[10],
+                       followups=json.loads(r[11] or "[]"))
             for r in self.conn.execute(
                 "SELECT id, seq, question_id, question_text, answer, score, grade_json, "
-                "time_used, skipped, auto_submitted, retry_of FROM attempts "
+                "time_used, skipped, auto_submitted, retry_of, followups_json FROM attempts "
                 "WHERE session_id = ? ORDER BY seq", (session_id,))]
         return SessionRow(id=row[0], started_at=row[1], ended_at=row[2], bank_id=row[3],
                           bank_title=row[4], model_id=row[5], status=row[6],

@@ -317,3 +317,34 @@ def test_grade_batch_writes_a_report(tmp_path: Path) -> None:
     assert code == 0 and str(report) in err
     page = report.read_text(encoding="utf-8")
     assert "梯度累积的原理是什么" in page and "&lt;/table&gt;" in page and page.count("<table>") == 2
+
+
+def test_followup_command_against_a_real_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from llm_server import ChatServer, Reply
+
+    answer = tmp_path / "a.txt"
+    answer.write_text("梯度累积就是把梯度加起来。", encoding="utf-8")
+    with ChatServer() as server:
+        from interviewer.bank import load_bank
+        from interviewer.rubric import rubric_for_bank
+        pid = rubric_for_bank(load_bank(ROOT / "bank" / "ai-infra-zh.md")).rubric.question("q07").points[2].id
+        server.script = [Reply(json.dumps({"followup": "显存峰值由什么决定？", "targets": [pid]},
+                                          ensure_ascii=False))]
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("INTERVIEWER_LLM_MODEL", "test-model")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+        code, out, err = run("followup", "--bank", "ai-infra-zh", "--question", "q07",
+                             "--answer-file", str(answer), "--json")
+        assert server.requests[0]["body"]["model"] == "test-model"
+    assert code == 0, err
+    assert json.loads(out) == {"followup": "显存峰值由什么决定？", "targets": [pid], "source": "llm",
+                               "notice": None}
+    assert "sk-secret" not in out + err
+
+
+def test_followup_without_an_llm_uses_a_template_and_says_why(tmp_path: Path) -> None:
+    answer = tmp_path / "a.txt"
+    answer.write_text("学习率过大会震荡。", encoding="utf-8")
+    code, out, err = run("followup", "--bank", "ai-infra-zh", "--question", "q09",
+                         "--answer-file", str(answer))
+    assert code == 0 and "no LLM configured" in err and "「" in out

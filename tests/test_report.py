@@ -18,7 +18,7 @@ from fakes import BigramEmbedder
 from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
-from interviewer.interview import Interview
+from interviewer.interview import FollowUpRound, Interview
 from interviewer.report import ReportMeta, render, render_html, render_markdown, to_data
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import SetupChoices, make_plan
@@ -47,6 +47,12 @@ def sample_interview() -> Interview:
         else:
             attempt.skipped = True
     interview.attempts[1].auto_submitted = True
+    first = interview.attempts[0]
+    missed = [p.point_id for p in first.grade.points if p.verdict == "missed"][:2]
+    answer = "ZeRO优化器状态分片，Flash Attention。<i>斜</i>"
+    first.followups.append(FollowUpRound(
+        question="还有哪些节省显存的方法？", targets=tuple(missed), source="llm", answer=answer,
+        grade=grader.grade(rubric, "q01", answer, only=missed), time_used=40))
     retake = interview.retry(0)
     interview.attempts[retake].answer = "混合精度训练（FP16/BF16）、数据并行+模型并行+流水线并行。"
     interview.attempts[retake].grade = grader.grade(rubric, "q01", interview.attempts[retake].answer)
@@ -180,3 +186,14 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert any(near(p, (0x1A, 0x7F, 0x37)) for p in pixels)  # a green "✓ covered" verdict
     assert any(near(p, (0xCF, 0x22, 0x2E)) for p in pixels)  # a red "✗ missed" verdict
     assert any(near(p, (0xF6, 0xF8, 0xFA), 2) for p in pixels)  # the table header
+
+
+def test_followups_show_both_scores_and_stay_escaped() -> None:
+    interview = sample_interview()
+    first = interview.attempts[0]
+    assert first.score_with_probing >= first.score
+    data = to_data(interview, META)
+    q = data["questions"][0]
+    assert q["followups"][0]["question"] == "还有哪些节省显存的方法？"
+    assert q["score_with_followups"] == round(first.score_with_probing, 4)
+    assert "&lt;i&gt;斜&lt;/i&gt;" in render_html(interview, META)

@@ -37,11 +37,12 @@ def v1_database(path: Path) -> None:
 def test_migrates_from_the_first_schema_keeping_data(tmp_path: Path) -> None:
     v1_database(tmp_path / DB_NAME)
     store = Store.open(tmp_path)
-    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert store.schema_version() == SCHEMA_VERSION == 3
     assert store.notice is None
     row = store.session("s1")
     assert row is not None and row.plan == {} and row.attempts[0].answer == "旧答案"
     assert row.attempts[0].score == 0.5 and row.attempts[0].retry_of is None
+    assert row.attempts[0].followups == []
     store.save_result("s1", 0, answer="新答案", time_used=50, grade=None, score=None,
                       auto_submitted=True)
     assert store.session("s1").attempts[0].auto_submitted

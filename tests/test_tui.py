@@ -354,3 +354,51 @@ async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
         session_id = second.recorder.session_id
     second.recorder.close()  # quitting mid-question leaves it resumable again
     assert [s.id for s in Store.open(settings.data_dir).interrupted()] == [session_id]
+
+
+async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_bank) -> None:
+    """A real openai client against a real chat-completions server on 127.0.0.1."""
+    from dataclasses import replace
+
+    from llm_server import ChatServer, Reply
+    from interviewer.config import LLMSettings
+    from interviewer.probing import LLMProber
+    from interviewer.rubric import rubric_for_bank
+
+    q07 = rubric_for_bank(zh_bank).rubric.question("q07")
+    target = q07.points[3]  # 通信也只在参数更新时进行一次AllReduce，频率降为1/N
+    reply = json.dumps({"followup": "那多卡训练时，梯度累积期间的通信是怎么安排的？", "targets": [target.id]},
+                       ensure_ascii=False)
+    bank = next(b for b in banks() if b.id == "ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
+    plan = make_plan(bank, choices)
+    plan = replace(plan, questions=(bank.question("q07"),))
+    with ChatServer() as server:
+        server.script = [Reply(reply, chunk_size=3, chunk_delay=0.05)]
+        prober = LLMProber(LLMSettings(enabled=True, base_url=server.base_url, model="m",
+                                       timeout=10), env={})
+        app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                       plan=plan, choices=choices, clock=ManualClock(), prober=prober)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for(pilot, lambda: app.model_status == "ready")
+            await type_answer(pilot, "梯度累积将一个大batch拆分为多个micro-batch，累积N个micro-batch后做一次参数更新。")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.screen.mode == "followup")
+            text = app.screen.query_one("#followup-text", Static)
+            await wait_for(pilot, lambda: "多卡" in str(text.content) and
+                           app.screen.followup_countdown is None)
+            partial = str(text.content)
+            await wait_for(pilot, lambda: app.screen.followup_countdown is not None)
+            assert len(partial) < len(str(text.content))  # it arrived in pieces
+            app.screen.query_one("#followup-answer", TextArea).insert(
+                "通信也只在参数更新时进行一次AllReduce，频率降为1/N。")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: feedback(app))
+            assert "with follow-up" in str(app.screen.query_one("#score", Static).content)
+            assert "covered after the follow-up" in points_text(app)
+        attempt = app.interview.attempts[0]
+        assert attempt.followups[0].targets == (target.id,)
+        assert attempt.probed_verdicts() == {target.id: "covered"}
+        assert attempt.score_with_probing > attempt.score
+        row = app.store.session(app.recorder.session_id)
+        assert row.attempts[0].followups[0]["answer"].startswith("通信也只在")

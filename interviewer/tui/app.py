@@ -21,14 +21,22 @@ from interviewer.bank import Bank
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grading import Grader
-from interviewer.interview import Interview
+from interviewer.interview import FollowUpRound, Interview
 from interviewer.recorder import Recorder, interview_from_session
 from interviewer.report import ReportMeta, write_report
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
 from interviewer.store import SessionRow, Store
 from interviewer.timer import Clock, Countdown, MonotonicClock
-from interviewer.tui.messages import AnswerGraded, GradingFailed, ModelFailed, ModelReady
+from interviewer.probing import Prober, followup_language
+from interviewer.tui.messages import (
+    AnswerGraded,
+    FollowUpGraded,
+    FollowUpReady,
+    GradingFailed,
+    ModelFailed,
+    ModelReady,
+)
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.help import HelpScreen
 from interviewer.tui.screens.history import HistoryScreen
@@ -49,8 +57,10 @@ class InterviewApp(App[int]):
 
     def __init__(self, *, banks: list[Bank], grader: Grader, settings: Settings,
                  choices: SetupChoices, store: Store, plan: InterviewPlan | None = None,
-                 resume: SessionRow | None = None, clock: Clock | None = None) -> None:
+                 resume: SessionRow | None = None, clock: Clock | None = None,
+                 prober: Prober | None = None) -> None:
         super().__init__()
+        self.prober = prober
         self.banks = banks
         self.grader = grader
         self.settings = settings
@@ -221,8 +231,99 @@ class InterviewApp(App[int]):
             self._check_saving(self.recorder.result(message.index))
         screen = self.screen
         if isinstance(screen, InterviewScreen):
-            screen.show_feedback(message.index)
+            if self._wants_followup(attempt):
+                screen.show_followup_waiting(message.index)
+                self.ask_followup(message.index)
+            else:
+                screen.show_feedback(message.index)
         self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
+
+    # ------------------------------------------------------------ follow-ups
+
+    def _wants_followup(self, attempt) -> bool:
+        return (self.prober is not None and self.interview is not None
+                and self.interview.plan.followups and attempt.grade is not None
+                and len(attempt.followups) < max(0, self.settings.llm.max_followups))
+
+    @work(thread=True, exclusive=True, group="probe", exit_on_error=False)
+    def ask_followup(self, index: int) -> None:
+        """Write the follow-up in a worker; its text streams to the screen as it arrives."""
+        assert self.interview is not None and self.prober is not None
+        attempt = self.interview.attempts[index]
+        question = self.interview.rubric.question(attempt.question.id)
+        language = followup_language(question, self.interview.bank.language)
+
+        def stream(text: str) -> None:
+            self.call_from_thread(self._stream_followup, text)
+
+        try:
+            followup = self.prober.followup(question, attempt.grade, language, stream)
+        except Exception as exc:  # the prober falls back itself; this is the last guard
+            from interviewer.probing import template_followup
+
+            followup = template_followup(question, attempt.grade, language,
+                                         notice=f"follow-up failed ({type(exc).__name__})")
+        self.post_message(FollowUpReady(index, followup))
+
+    def _stream_followup(self, text: str) -> None:
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.stream_followup(text)
+
+    def on_follow_up_ready(self, message: FollowUpReady) -> None:
+        assert self.interview is not None
+        f = message.followup
+        attempt = self.interview.attempts[message.index]
+        attempt.followups.append(FollowUpRound(question=f.text, targets=f.targets,
+                                               source=f.source, notice=f.notice))
+        if f.notice:
+            self.notify(f.notice, severity="warning", markup=False, timeout=8)
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.show_followup(message.index, f.text, f.notice)
+
+    def submit_followup(self, index: int, text: str, time_used: float) -> None:
+        assert self.interview is not None
+        round_ = self.interview.attempts[index].followups[-1]
+        round_.answer, round_.time_used = text, time_used
+        if self.recorder is not None:
+            self.recorder.result(index)
+        self.grade_followup(index, len(self.interview.attempts[index].followups) - 1)
+
+    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
+    def grade_followup(self, index: int, round_index: int) -> None:
+        """Grade the follow-up answer against the points it targeted, and only those."""
+        assert self.interview is not None
+        attempt = self.interview.attempts[index]
+        round_ = attempt.followups[round_index]
+        grade = None
+        if round_.targets and round_.answer.strip():
+            try:
+                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
+                                          round_.answer, only=round_.targets)
+            except Exception as exc:  # keep going: the answer is saved
+                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
+                                      severity="error", markup=False)
+        self.post_message(FollowUpGraded(index, round_index, grade))
+
+    def on_follow_up_graded(self, message: FollowUpGraded) -> None:
+        assert self.interview is not None
+        attempt = self.interview.attempts[message.index]
+        attempt.followups[message.round_index].grade = message.grade
+        if self.recorder is not None:
+            self._check_saving(self.recorder.result(message.index))
+        screen = self.screen
+        if not isinstance(screen, InterviewScreen):
+            return
+        if self._wants_followup(attempt):
+            screen.show_followup_waiting(message.index)
+            self.ask_followup(message.index)
+        else:
+            screen.show_feedback(message.index)
+
+    def skip_followup(self, index: int) -> None:
+        assert self.interview is not None
+        screen = self.screen
+        if isinstance(screen, InterviewScreen):
+            screen.show_feedback(index)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
@@ -356,7 +457,7 @@ class _Banks:
 def make_app(*, banks: list[Bank], grader: Grader, settings: Settings,
              plan: InterviewPlan | None = None, choices: SetupChoices | None = None,
              store: Store | None = None, resume: SessionRow | None = None,
-             clock: Clock | None = None) -> InterviewApp:
+             clock: Clock | None = None, prober: Prober | None = None) -> InterviewApp:
     """The one way to build the app, from injected parts.
 
     With a ``plan`` the interview starts at once, with ``resume`` a stored one goes on;
@@ -366,5 +467,9 @@ def make_app(*, banks: list[Bank], grader: Grader, settings: Settings,
         choices = load_choices(settings.data_dir, settings.bank)
     if store is None:
         store = Store.open(settings.data_dir)
+    if prober is None:
+        from interviewer.probing import make_prober
+
+        prober = make_prober(settings.llm)
     return InterviewApp(banks=banks, grader=grader, settings=settings, choices=choices,
-                        plan=plan, resume=resume, store=store, clock=clock)
+                        plan=plan, resume=resume, store=store, clock=clock, prober=prober)

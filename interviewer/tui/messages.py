@@ -31,3 +31,20 @@ class GradingFailed(Message):
         super().__init__()
         self.index = index
         self.reason = reason
+
+
+class FollowUpReady(Message):
+    """The prober has its follow-up question (from the LLM or a template)."""
+
+    def __init__(self, index: int, followup) -> None:
+        super().__init__()
+        self.index = index
+        self.followup = followup
+
+
+class FollowUpGraded(Message):
+    def __init__(self, index: int, round_index: int, grade: Grade | None) -> None:
+        super().__init__()
+        self.index = index
+        self.round_index = round_index
+        self.grade = grade

@@ -38,12 +38,17 @@ MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
 STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
 HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning"}
 QUESTION_ACTIONS = {"submit", "pause", "skip"}
+FOLLOWUP_ACTIONS = {"submit", "skip"}
+FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
 FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
 
 
-def point_row(p: PointResult, numbers: bool) -> Content:
+def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Content:
     """One point as styled content; user and bank text go in as plain strings, never markup."""
-    parts: list = [(f" {MARKS[p.verdict]} ", STYLES[p.verdict])]
+    if probed:
+        parts: list = [(f" {MARKS[probed]} ", "bold $accent")]
+    else:
+        parts = [(f" {MARKS[p.verdict]} ", STYLES[p.verdict])]
     if p.group:
         parts.append((f"{p.group} › ", "dim"))
     parts.append(p.text)
@@ -51,13 +56,17 @@ def point_row(p: PointResult, numbers: bool) -> Content:
         parts.append((f"  (confidence {p.probability:.2f}, similarity {p.similarity:.2f})", "dim"))
     if p.evidence:
         parts += ["\n     ", ("← “", "dim"), (p.evidence, "italic"), ("”", "dim")]
-    if p.verdict != "covered":
+    if probed:
+        parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
+    elif p.verdict != "covered":
         parts += ["\n     ", (p.reason, "dim")]
     return Content.assemble(*parts)
 
 
-def points_view(grade: Grade, numbers: bool) -> Content:
-    return Content("\n\n").join(point_row(p, numbers) for p in grade.points)
+def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None) -> Content:
+    probed = probed or {}
+    return Content("\n\n").join(point_row(p, numbers, probed.get(p.point_id))
+                                 for p in grade.points)
 
 
 def highlighted_answer(grade: Grade) -> Content:
@@ -93,6 +102,7 @@ class InterviewScreen(Screen):
         self.waiting = False
         self.paused = False
         self.numbers = False
+        self.followup_countdown: Countdown | None = None
         self._warned: set[float] = set()
         self._save_timer = None
 
@@ -110,7 +120,7 @@ class InterviewScreen(Screen):
         yield Header()
         with ContentSwitcher(initial="question-panel", id="panels"):
             with Vertical(id="question-panel"):
-                with Horizontal(id="question-bar"):
+                with Horizontal(id="question-bar", classes="question-bar"):
                     yield Static("", id="progress", markup=False)
                     yield CountdownLabel("", id="countdown")
                 yield Static("", id="question-text", markup=False)
@@ -125,6 +135,14 @@ class InterviewScreen(Screen):
                     yield Static("", id="char-count", markup=False)
                     yield Static("", id="save-status", markup=False)
                     yield Static("", id="model-status", markup=False)
+            with Vertical(id="followup-panel"):
+                with Horizontal(classes="question-bar"):
+                    yield Static("Follow-up question", id="followup-progress", markup=False)
+                    yield CountdownLabel("", id="followup-countdown")
+                yield Static("", id="followup-text", markup=False)
+                yield Static("", id="followup-notice", markup=False)
+                yield TextArea("", id="followup-answer", soft_wrap=True,
+                               placeholder="Answer the follow-up. Ctrl+S submits; F3 skips it.")
             with Vertical(id="feedback-panel"):
                 yield Static("", id="feedback-question", markup=False)
                 with Horizontal(id="score-bar"):
@@ -152,7 +170,7 @@ class InterviewScreen(Screen):
         retake = " · retake" if attempt.retry_of is not None else ""
         self.query_one("#progress", Static).update(f"Question {number} of {total}{retake}")
         self.query_one("#question-text", Static).update(attempt.question.text)
-        answer = self.query_one(TextArea)
+        answer = self.query_one("#answer", TextArea)
         answer.load_text(attempt.answer)
         answer.read_only = False
         answer.display = True
@@ -178,12 +196,16 @@ class InterviewScreen(Screen):
         assert grade is not None
         counts = {v: sum(1 for p in grade.points if p.verdict == v) for v in MARKS}
         self.query_one("#feedback-question", Static).update(attempt.question.text)
-        self.query_one("#score", Static).update(f"Score {grade.score:4.0%}  {score_bar(grade.score)}")
+        probed = attempt.probed_verdicts()
+        with_probing = (f" · with follow-up {attempt.score_with_probing:.0%}"
+                        if attempt.followups else "")
+        self.query_one("#score", Static).update(
+            f"Score {grade.score:4.0%}  {score_bar(grade.score)}{with_probing}")
         self.query_one("#counts", Static).update(
             f"✓ {counts['covered']}   ~ {counts['partial']}   ✗ {counts['missed']}"
             + ("   (time ran out)" if attempt.auto_submitted else ""))
         self.query_one("#answer-text", Static).update(highlighted_answer(grade))
-        self.query_one("#points-text", Static).update(points_view(grade, self.numbers))
+        self.query_one("#points-text", Static).update(points_view(grade, self.numbers, probed))
         self.waiting = False
         self.mode = "feedback"
         self.query_one(ContentSwitcher).current = "feedback-panel"
@@ -194,6 +216,8 @@ class InterviewScreen(Screen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.mode == "followup":
+            return action in FOLLOWUP_ACTIONS or action not in QUESTION_ACTIONS | FEEDBACK_ACTIONS
         if action in QUESTION_ACTIONS:
             return self.mode == "question"
         if action in FEEDBACK_ACTIONS:
@@ -204,6 +228,9 @@ class InterviewScreen(Screen):
 
     def tick(self) -> None:
         """Redraw the clock; warn at 1 minute and 10 seconds; submit at zero."""
+        if self.mode == "followup":
+            self._tick_followup()
+            return
         if self.mode != "question":
             return
         remaining = self.countdown.remaining()
@@ -233,11 +260,11 @@ class InterviewScreen(Screen):
     # ------------------------------------------------------------ typing
 
     def _update_count(self) -> None:
-        n = len(self.query_one(TextArea).text)
+        n = len(self.query_one("#answer", TextArea).text)
         self.query_one("#char-count", Static).update(f"{n} characters")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
-        if self.mode != "question":
+        if self.mode != "question" or event.text_area.id != "answer":
             return
         # the attempt always holds what is on screen; the disk copy follows within a second
         # of the first unsaved keystroke (a throttle, not a debounce: steady typing saves too)
@@ -253,7 +280,7 @@ class InterviewScreen(Screen):
             self._save_timer = None
         if self.mode != "question":
             return
-        saved = self.app_.save_draft(self.index, self.query_one(TextArea).text,
+        saved = self.app_.save_draft(self.index, self.query_one("#answer", TextArea).text,
                                      self.countdown.elapsed())
         status = self.query_one("#save-status", Static)
         if saved:
@@ -266,12 +293,15 @@ class InterviewScreen(Screen):
     def action_submit(self) -> None:
         # Ctrl+S is a priority binding, handled before keys still queued for the answer box
         # (a paste, a fast typist). Queue the submit behind them so none is left out.
-        self.query_one(TextArea).call_later(self._submit, allow_empty=False)
+        if self.mode == "followup":
+            self.query_one("#followup-answer", TextArea).call_later(self._submit_followup, False)
+        else:
+            self.query_one("#answer", TextArea).call_later(self._submit, allow_empty=False)
 
     def _submit(self, allow_empty: bool) -> None:
         if self.waiting or self.mode != "question":
             return
-        text = self.query_one(TextArea).text
+        text = self.query_one("#answer", TextArea).text
         if not text.strip() and not allow_empty:
             self.notify("The answer is empty: type something first, or F3 to skip.",
                         severity="warning")
@@ -282,7 +312,7 @@ class InterviewScreen(Screen):
             self.app_.skip_question(self.index)
             return
         self.waiting = True
-        self.query_one(TextArea).read_only = True
+        self.query_one("#answer", TextArea).read_only = True
         if self.app_.model_status != "ready":
             self.query_one("#waiting").display = True
         self.app_.submit_answer(self.index, text)
@@ -298,7 +328,7 @@ class InterviewScreen(Screen):
             self.countdown.resume()
             if self.app_.total is not None:
                 self.app_.total.resume()
-        answer = self.query_one(TextArea)
+        answer = self.query_one("#answer", TextArea)
         answer.display = not self.paused  # no typing on a stopped clock
         self.query_one("#paused").display = self.paused
         if not self.paused:
@@ -306,7 +336,11 @@ class InterviewScreen(Screen):
         self.tick()
 
     def action_skip(self) -> None:
-        self.query_one(TextArea).call_later(self._skip)
+        if self.mode == "followup":
+            if getattr(self, "followup_countdown", None) is not None and not self.waiting:
+                self.app_.skip_followup(self.index)
+            return
+        self.query_one("#answer", TextArea).call_later(self._skip)
 
     def _skip(self) -> None:
         if self.waiting or self.mode != "question":
@@ -318,10 +352,67 @@ class InterviewScreen(Screen):
     def cancel_waiting(self) -> None:
         self.waiting = False
         self.query_one("#waiting").display = False
-        self.query_one(TextArea).read_only = False
+        self.query_one("#answer", TextArea).read_only = False
         self.countdown.resume()
         if self.app_.total is not None:
             self.app_.total.resume()
+
+    # ------------------------------------------------------------ follow-up
+
+    def show_followup_waiting(self, index: int) -> None:
+        """The follow-up panel while the question is being written (it streams in)."""
+        self.index = index
+        self.followup_countdown = None
+        self.query_one("#followup-text", Static).update("The interviewer is thinking of a follow-up…")
+        self.query_one("#followup-notice", Static).update("")
+        answer = self.query_one("#followup-answer", TextArea)
+        answer.load_text("")
+        answer.read_only = True
+        self.query_one("#followup-countdown", CountdownLabel).update("")
+        self.waiting = False
+        self.mode = "followup"
+        self.query_one(ContentSwitcher).current = "followup-panel"
+
+    def stream_followup(self, text: str) -> None:
+        if self.mode == "followup" and self.followup_countdown is None and text:
+            self.query_one("#followup-text", Static).update(text)
+
+    def show_followup(self, index: int, text: str, notice: str | None) -> None:
+        """The follow-up question in full: the answer box opens and its clock starts."""
+        self.index = index
+        self.query_one("#followup-text", Static).update(text)
+        self.query_one("#followup-notice", Static).update(notice or "")
+        limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
+        self.followup_countdown = Countdown(self.clock, limit).start()
+        self._warned = set()
+        answer = self.query_one("#followup-answer", TextArea)
+        answer.read_only = False
+        answer.focus()
+        self._tick_followup()
+
+    def _tick_followup(self) -> None:
+        countdown = getattr(self, "followup_countdown", None)
+        if countdown is None or self.waiting:
+            return
+        remaining = countdown.remaining()
+        self.query_one("#followup-countdown", CountdownLabel).show(remaining, countdown.elapsed())
+        if remaining is not None and remaining <= 0:
+            self.notify("Time is up: your follow-up answer was submitted as it stands.", timeout=6)
+            self._submit_followup(allow_empty=True)
+
+    def _submit_followup(self, allow_empty: bool) -> None:
+        countdown = getattr(self, "followup_countdown", None)
+        if self.waiting or countdown is None:
+            return
+        text = self.query_one("#followup-answer", TextArea).text
+        if not text.strip() and not allow_empty:
+            self.notify("The answer is empty: type something first, or F3 to skip.",
+                        severity="warning")
+            return
+        countdown.pause()
+        self.waiting = True
+        self.query_one("#followup-answer", TextArea).read_only = True
+        self.app_.submit_followup(self.index, text, countdown.elapsed())
 
     # ------------------------------------------------------------ feedback actions
 
@@ -329,7 +420,8 @@ class InterviewScreen(Screen):
         self.numbers = not self.numbers
         grade = self.attempt.grade
         if grade is not None:
-            self.query_one("#points-text", Static).update(points_view(grade, self.numbers))
+            self.query_one("#points-text", Static).update(
+                points_view(grade, self.numbers, self.attempt.probed_verdicts()))
 
     def action_next(self) -> None:
         self.app_.next_question()
