@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from interviewer import __version__
-from interviewer.bank import Bank, BankCatalog, import_plaintext, load_bank, read_text, render_bank
+from interviewer.bank import BankCatalog, import_plaintext, load_bank, read_text, render_bank
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
 from interviewer.paths import rubric_path_for
@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("-o", "--out", type=Path)
     build.add_argument("--force", action="store_true",
                        help="overwrite hand-edited points whose reference answer changed")
+    build.add_argument("--llm", action="store_true",
+                       help="let the configured LLM propose points; keep those the answer backs")
 
     grade = sub.add_parser("grade", help="grade written answers without the TUI")
     grade.add_argument("--rubric", help="rubric file or bank id (batch mode)")
@@ -180,6 +182,8 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
         except RubricError:
             if not args.force:
                 raise
+    if args.llm:
+        return _rubric_build_llm(settings, bank, existing, target, args, err)
     report = build_rubric(bank, existing, force=args.force)
     save_rubric(report.rubric, target)
     n_points = sum(len(q.points) for q in report.rubric.questions)
@@ -190,6 +194,34 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
         err.write(f"overwrote hand-edited points of {', '.join(report.overwritten_hand_edits)}\n")
     if report.dropped:
         err.write(f"dropped questions no longer in the bank: {', '.join(report.dropped)}\n")
+    return 0
+
+
+def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
+                      args: argparse.Namespace, err: TextIO) -> int:
+    from interviewer.embedding import make_embedder
+    from interviewer.llm_rubric import build_with_llm
+    from interviewer.probing import LLMProber
+    from interviewer.rubric import save_rubric
+
+    prober = LLMProber(settings.llm)
+    if not prober.configured:
+        raise InputError("--llm needs an LLM: set base_url and model under [llm] in the config",
+                         path=settings.config_path)
+    if existing is not None and not args.force and any(
+            existing.is_hand_edited(q.id) for q in existing.questions):
+        raise RubricError("the rubric has hand-edited points; --llm would replace them",
+                          path=target, hint="use --force to replace them")
+    report = build_with_llm(bank, prober, make_embedder(settings.model))
+    save_rubric(report.rubric, target)
+    n_points = sum(len(q.points) for q in report.rubric.questions)
+    err.write(f"wrote {target}: {len(report.rubric.questions)} questions, {n_points} points "
+              f"({report.kept} from the LLM, {len(report.dropped)} proposals dropped as not "
+              "backed by the reference answer)\n")
+    for qid, text in report.dropped:
+        err.write(f"dropped {qid}: {text}\n")
+    for qid, why in report.fallbacks:
+        err.write(f"{qid}: extracted instead: {why}\n")
     return 0
 
 

@@ -348,3 +348,39 @@ def test_followup_without_an_llm_uses_a_template_and_says_why(tmp_path: Path) ->
     code, out, err = run("followup", "--bank", "ai-infra-zh", "--question", "q09",
                          "--answer-file", str(answer))
     assert code == 0 and "no LLM configured" in err and "「" in out
+
+
+@pytest.mark.integration
+def test_rubric_build_with_an_llm_keeps_only_grounded_points(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real default encoder checks grounding; the LLM is a real server on 127.0.0.1."""
+    from llm_server import ChatServer, Reply
+
+    bank_dir = tmp_path / "bank"
+    bank_dir.mkdir()
+    (bank_dir / "b.md").write_text(
+        "---\nid: b\ntitle: B\nlanguage: zh\n---\n\n## q1: 梯度累积的原理？\n\n### Answer\n\n"
+        "梯度累积把大batch拆成多个micro-batch，累加梯度后再更新参数。峰值显存只需一个micro-batch。\n"
+        "\n## q2: 什么是KV Cache？\n\n### Answer\n\nKV Cache缓存历史token的K和V，避免重复计算。\n",
+        encoding="utf-8")
+    points_q1 = {"points": [{"text": "把大batch拆成多个micro-batch并累加梯度后再更新", "group": None},
+                            {"text": "峰值显存只需要一个micro-batch", "group": None},
+                            {"text": "使用量子计算机可以让训练快一万倍", "group": None}]}
+    with ChatServer() as server:
+        server.script = [Reply(json.dumps(points_q1, ensure_ascii=False), stream=False),
+                         Reply("not json at all", stream=False)]
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("INTERVIEWER_LLM_MODEL", "m")
+        code, _, err = run("rubric", "build", str(bank_dir / "b.md"), "--llm")
+    assert code == 0, err
+    assert "dropped q1: 使用量子计算机" in err and "q2: extracted instead: unusable reply" in err
+    from interviewer.rubric import load_rubric
+    rubric = load_rubric(tmp_path / "rubrics" / "b.yaml")
+    texts = [p.text for p in rubric.question("q1").points]
+    assert texts == ["把大batch拆成多个micro-batch并累加梯度后再更新", "峰值显存只需要一个micro-batch"]
+    assert [p.text for p in rubric.question("q2").points] == ["KV Cache缓存历史token的K和V，避免重复计算"]
+
+
+def test_rubric_build_llm_without_an_llm_is_a_clear_error(tmp_path: Path) -> None:
+    code, _, err = run("rubric", "build", "llm-systems-en", "-o", str(tmp_path / "r.yaml"), "--llm")
+    assert code == 2 and "--llm needs an LLM" in err
