@@ -442,7 +442,8 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     row = _session_or_latest(store, args.session)
     interview = interview_from_session(row, _catalog(settings))
     fmt = args.format or (format_for(args.out) if args.out else "md")
-    text = render(interview, fmt, ReportMeta(model_id=row.model_id, session_id=row.id))
+    meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {})
+    text = render(interview, fmt, meta)
     if args.out is None:
         out.write(text)
         return 0

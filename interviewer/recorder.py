@@ -41,11 +41,15 @@ class Recorder:
 
     @classmethod
     def start(cls, store: Store, interview: Interview, model_id: str | None,
-              session_id: str | None = None) -> Recorder:
+              session_id: str | None = None, llm: dict[str, str] | None = None) -> Recorder:
+        """``llm`` names the follow-up server (base_url, model): identifiers, never a key."""
         recorder = cls(store, session_id or new_session_id(), interview)
         if session_id is None:
+            plan = plan_to_dict(interview.plan)
+            if llm:
+                plan["llm"] = {k: v for k, v in llm.items() if k in ("base_url", "model")}
             store.start_session(recorder.session_id, interview.bank.id, interview.bank.title,
-                                plan_to_dict(interview.plan), model_id)
+                                plan, model_id)
         else:
             store.hold(session_id)  # a resumed session is ours again
         for seq in range(len(interview.attempts)):

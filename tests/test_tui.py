@@ -402,3 +402,26 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
         assert attempt.score_with_probing > attempt.score
         row = app.store.session(app.recorder.session_id)
         assert row.attempts[0].followups[0]["answer"].startswith("通信也只在")
+
+
+async def test_no_llm_configured_still_asks_a_template_followup_and_says_why(settings) -> None:
+    from dataclasses import replace
+
+    bank = next(b for b in banks() if b.id == "ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
+    plan = make_plan(bank, choices)
+    app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                   plan=replace(plan, questions=(bank.question("q09"),)), choices=choices,
+                   clock=ManualClock())
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "学习率过大：参数更新幅度过大导致在最优点附近震荡。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.mode == "followup"
+                       and app.screen.followup_countdown is not None)
+        assert "no LLM configured" in str(app.screen.query_one("#followup-notice", Static).content)
+        assert "「" in str(app.screen.query_one("#followup-text", Static).content)
+        await pilot.press("f3")  # skip the follow-up
+        await wait_for(pilot, lambda: feedback(app))
+        row = app.store.session(app.recorder.session_id)
+        assert row.plan["llm"] == {"model": "template (no LLM configured)"}

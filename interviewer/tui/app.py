@@ -105,7 +105,8 @@ class InterviewApp(App[int]):
         for warning in loaded.warnings:
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.interview = Interview.start(plan, loaded.rubric)
-        self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id)
+        self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id,
+                                       llm=self._llm_meta() if plan.followups else None)
         self.sub_title = plan.bank.title
         self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
         self._show(InterviewScreen(self.interview, 0, self.clock))
@@ -239,6 +240,12 @@ class InterviewApp(App[int]):
         self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
 
     # ------------------------------------------------------------ follow-ups
+
+    def _llm_meta(self) -> dict[str, str]:
+        llm = self.settings.llm
+        if not (llm.base_url and llm.model):
+            return {"model": "template (no LLM configured)"}
+        return {"base_url": llm.base_url, "model": llm.model}
 
     def _wants_followup(self, attempt) -> bool:
         return (self.prober is not None and self.interview is not None
@@ -392,6 +399,7 @@ class InterviewApp(App[int]):
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
         base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
         meta = ReportMeta(model_id=self.grader.model_id,
+                          llm=self._llm_meta() if self.interview.plan.followups else {},
                           session_id=self.recorder.session_id if self.recorder else None)
         try:
             paths = [write_report(self.interview, base.with_suffix(f".{fmt}"), meta)
