@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--report", type=Path,
                        help="also write a session report of the batch (.md, .html or .json)")
     grade.add_argument("--model", help="embedding model name or path")
+    grade.add_argument("--jobs", type=int, default=1, help="worker processes (batch mode)")
+    grade.add_argument("--resume", action="store_true",
+                       help="skip ids already graded in --out and append the rest")
 
     sub.add_parser("resume", help="go on with the interview that was interrupted last")
 
@@ -247,42 +250,71 @@ def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
 
 def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
+    from interviewer.batch import (
+        BatchError,
+        Progress,
+        done_ids,
+        drop_partial_line,
+        grade_items,
+        parse_batch,
+    )
+    from interviewer.grading import Grade
+
     if not args.rubric:
         raise InputError("--answers needs --rubric (a rubric file or bank id)")
+    if args.resume and not args.out:
+        raise InputError("--resume needs --out (the file whose finished ids are skipped)")
+    if args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
     rubric = _resolve_rubric(settings, args.rubric, err)
-    text = read_text(args.answers, InputError)
-    grader = _make_grader(settings)
-    sink = args.out.open("w", encoding="utf-8") if args.out else out
+    parsed = parse_batch(read_text(args.answers, InputError), rubric)
+    skip = done_ids(args.out) if args.resume else set()
     failed = 0
-    graded = []
+    for entry in parsed:
+        if isinstance(entry, BatchError):
+            failed += 1
+            err.write(f"{args.answers}:{entry.line}: {entry.message}\n")
+    todo = [e for e in parsed if not isinstance(e, BatchError) and json.dumps(e.id) not in skip]
+    grader = _make_grader(settings)
+    if args.resume:
+        drop_partial_line(args.out)
+    sink = args.out.open("a" if args.resume else "w", encoding="utf-8") if args.out else out
+    graded: list[Grade] = []
+    progress = Progress(len(todo), err)
+    def grade_one(item) -> dict:
+        return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
+
+    def write(result: dict, item=None) -> None:
+        sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sink.flush()
+        if item is not None:
+            progress.advance()
+            if args.report:
+                graded.append(Grade.from_dict(result, item.answer))
+
     try:
-        for n, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            item_id, result = None, None
-            try:
-                item = json.loads(line)
-                if not isinstance(item, dict):
-                    raise ValueError("expected a JSON object")
-                item_id = item.get("id", n)
-                qid, answer = item.get("question_id"), item.get("answer")
-                if not isinstance(qid, str) or not rubric.has_question(qid):
-                    raise ValueError(f"unknown question_id {qid!r}")
-                if not isinstance(answer, str) or not answer.strip():
-                    raise ValueError("empty or missing 'answer'")
-                grade = grader.grade(rubric, qid, answer)
-                graded.append(grade)
-                result = grade.to_dict(item_id)
-            except ValueError as exc:
-                failed += 1
-                msg = f"malformed JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
-                err.write(f"{args.answers}:{n}: {msg}\n")
-                result = {"id": item_id if item_id is not None else n, "error": msg}
-            sink.write(json.dumps(result, ensure_ascii=False) + "\n")
-            sink.flush()
+        errors = [e for e in parsed if isinstance(e, BatchError) and json.dumps(e.id) not in skip]
+        if args.jobs == 1:  # one line out per line in, in input order
+            wanted = set(map(id, todo))
+            for entry in parsed:
+                if isinstance(entry, BatchError):
+                    if entry in errors:
+                        write(entry.to_dict())
+                elif id(entry) in wanted:
+                    write(grade_one(entry), entry)
+        else:  # errors at once, then results as the workers finish them
+            for entry in errors:
+                write(entry.to_dict())
+            for item, result in grade_items(
+                    todo, grade=grade_one, jobs=args.jobs, model=settings.model,
+                    calibration=settings.data_dir / "calibration.json", rubric=rubric):
+                write(result, item)
     finally:
+        progress.close()
         if sink is not out:
             sink.close()
+    if args.resume and skip:
+        err.write(f"skipped {len(skip)} answers already in {args.out}\n")
     if args.report:
         from interviewer.recorder import interview_from_grades
         from interviewer.report import ReportMeta, write_report

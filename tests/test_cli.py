@@ -19,6 +19,9 @@ from interviewer.calibration import Scorer
 from interviewer.grading import Grader
 
 
+REAL_MAKE_GRADER = cli._make_grader
+
+
 @pytest.fixture(autouse=True)
 def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_make_grader",
@@ -384,3 +387,37 @@ def test_rubric_build_with_an_llm_keeps_only_grounded_points(tmp_path: Path,
 def test_rubric_build_llm_without_an_llm_is_a_clear_error(tmp_path: Path) -> None:
     code, _, err = run("rubric", "build", "llm-systems-en", "-o", str(tmp_path / "r.yaml"), "--llm")
     assert code == 2 and "--llm needs an LLM" in err
+
+
+def test_grade_batch_resume_skips_what_is_done(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join(json.dumps({"id": i, "question_id": "q07", "answer": f"梯度累积{i}"},
+                                            ensure_ascii=False) for i in range(5)) + "\n")
+    out = tmp_path / "o.jsonl"
+    full = [json.loads(l) for l in (run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers))[1]).splitlines()]
+    # a batch killed after two answers, the second line cut mid-write
+    out.write_text(json.dumps(full[0]) + "\n" + json.dumps(full[1])[:20], encoding="utf-8")
+    code, _, err = run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
+                       "--out", str(out), "--resume")
+    assert code == 0 and "skipped 1 answers" in err
+    rows = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == [0, 1, 2, 3, 4]
+    code, _, err = run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--resume")
+    assert code == 2 and "--resume needs --out" in err
+
+
+@pytest.mark.integration
+def test_grade_batch_in_worker_processes_matches_one_process(tmp_path: Path, monkeypatch) -> None:
+    """Real default model in two worker processes; results equal the single-process ones."""
+    monkeypatch.setattr(cli, "_make_grader", REAL_MAKE_GRADER)  # the real grader here too
+    texts = ["梯度累积把大batch拆成micro-batch，累积后更新。", "学习率过大导致震荡。", "KV Cache缓存K和V。"]
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join(json.dumps({"id": i, "question_id": ("q07", "q09", "q01")[i % 3],
+                                             "answer": texts[i % 3]}, ensure_ascii=False)
+                                 for i in range(40)) + "\n", encoding="utf-8")
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out", str(one))[0] == 0
+    assert run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out", str(two),
+               "--jobs", "2")[0] == 0
+    by_id = lambda p: {r["id"]: r["score"] for r in map(json.loads, p.read_text().splitlines())}
+    assert by_id(one) == by_id(two) and len(by_id(two)) == 40
