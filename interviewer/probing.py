@@ -223,9 +223,9 @@ class LLMProber:
             from openai import OpenAI
 
             key = self.env.get(self.settings.api_key_env) or PLACEHOLDER_KEY
-            # one retry on 429/5xx, inside the same overall deadline
+            # retries are ours (see _ask): the client's own would not respect the deadline
             self._client = OpenAI(base_url=self.settings.base_url, api_key=key,
-                                  timeout=self.settings.timeout, max_retries=1)
+                                  timeout=self.settings.timeout, max_retries=0)
         return self._client
 
     def followup(self, question: QuestionRubric, grade: Grade, language: str,
@@ -255,6 +255,19 @@ class LLMProber:
                                  notice=f"{reason}: a template follow-up was used")
 
     def _ask(self, messages: list[dict], deadline: float, on_delta: Delta | None) -> str:
+        """One request; a 429 or 5xx is retried once if the deadline leaves room."""
+        import openai
+
+        try:
+            return self._ask_once(messages, deadline, on_delta)
+        except (openai.RateLimitError, openai.InternalServerError) as exc:
+            wait = _retry_after(exc)
+            if deadline - time.monotonic() <= wait + 0.5:
+                raise
+            time.sleep(wait)
+            return self._ask_once(messages, deadline, on_delta)
+
+    def _ask_once(self, messages: list[dict], deadline: float, on_delta: Delta | None) -> str:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError("the LLM did not answer in time")
@@ -291,6 +304,16 @@ class LLMProber:
                 on_delta(partial_followup(text))
             return text
         return "".join(parts)
+
+
+def _retry_after(exc: BaseException, cap: float = 2.0) -> float:
+    """Seconds the server asked us to wait (Retry-After), capped; a short pause if unsaid."""
+    response = getattr(exc, "response", None)
+    try:
+        value = float(response.headers.get("retry-after", 0.5)) if response is not None else 0.5
+    except (TypeError, ValueError):
+        value = 0.5
+    return max(0.0, min(cap, value))
 
 
 def describe_failure(exc: BaseException) -> str:

@@ -28,6 +28,8 @@ class ChatServer:
     def __init__(self) -> None:
         self.script: list[Reply] = []
         self.requests: list[dict] = []
+        self.embedding_delay = 0.0
+        self.embedding_status = 200
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,6 +44,9 @@ class ChatServer:
                 server.requests.append({"path": self.path,
                                         "headers": {k.lower(): v for k, v in self.headers.items()},
                                         "body": body})
+                if self.path.endswith("/embeddings"):
+                    self._embeddings(body)
+                    return
                 reply = server.script.pop(0) if server.script else Reply(status=500)
                 time.sleep(reply.delay)
                 if reply.status != 200:
@@ -60,6 +65,32 @@ class ChatServer:
                     self._stream(reply, body)
                 else:
                     self._json(reply, body)
+
+            def _embeddings(self, body: dict) -> None:
+                """Deterministic vectors (hashed character bigrams): similar texts, similar vectors."""
+                time.sleep(server.embedding_delay)
+                if server.embedding_status != 200:
+                    payload = json.dumps({"error": {"message": "scripted"}}).encode()
+                    self.send_response(server.embedding_status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                from fakes import BigramEmbedder
+
+                texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                vectors = BigramEmbedder().embed(texts)
+                payload = json.dumps({"object": "list", "model": body.get("model"),
+                                      "data": [{"object": "embedding", "index": i,
+                                                "embedding": v.tolist()}
+                                               for i, v in reversed(list(enumerate(vectors)))],
+                                      "usage": {"prompt_tokens": 0, "total_tokens": 0}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
 
             def _json(self, reply: Reply, body: dict) -> None:
                 payload = json.dumps({

@@ -107,7 +107,7 @@ def test_invalid_output_is_retried_once_then_accepted(rubric, graded) -> None:
     assert result.source == "llm"
 
 
-def test_429_is_retried_by_the_client(rubric, graded) -> None:
+def test_429_is_retried_once_within_the_deadline(rubric, graded) -> None:
     with ChatServer() as server:
         server.script = [Reply(status=429, headers={"Retry-After": "0"}), Reply(good_json(rubric))]
         result = prober(server).followup(rubric.question("q07"), graded, "zh")
@@ -116,22 +116,25 @@ def test_429_is_retried_by_the_client(rubric, graded) -> None:
 
 
 def test_a_slow_server_never_makes_the_user_wait_past_the_timeout(rubric, graded) -> None:
+    """A deadline, not a speed target: the server would take 10 s, the limit is 1 s."""
     with ChatServer() as server:
-        server.script = [Reply(good_json(rubric), delay=5), Reply(good_json(rubric), delay=5)]
+        server.script = [Reply(good_json(rubric), delay=10), Reply(good_json(rubric), delay=10)]
         start = time.monotonic()
         result = prober(server, timeout=1.0).followup(rubric.question("q07"), graded, "zh")
         elapsed = time.monotonic() - start
+        assert len(server.requests) == 1  # a timeout is not retried past the deadline
     assert result.source == "template" and "timed out" in result.notice
-    assert elapsed < 2.5
+    assert elapsed < 5
 
 
 def test_a_slow_stream_is_cut_at_the_deadline(rubric, graded) -> None:
+    """The whole stream would take about 12 s; it is cut near the 1 s limit."""
     with ChatServer() as server:
-        server.script = [Reply(good_json(rubric), chunk_size=2, chunk_delay=0.2)]
+        server.script = [Reply(good_json(rubric), chunk_size=1, chunk_delay=0.2)]
         start = time.monotonic()
         result = prober(server, timeout=1.0).followup(rubric.question("q07"), graded, "zh")
         elapsed = time.monotonic() - start
-    assert result.source == "template" and elapsed < 2.5
+    assert result.source == "template" and elapsed < 5
 
 
 def test_connection_refused_falls_back(rubric, graded) -> None:
