@@ -35,6 +35,7 @@ async def settle(pilot, condition) -> None:
         if condition():
             break
         await pilot.pause(0.02)
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
@@ -91,7 +92,9 @@ def test_summary_screen(snap_compare, frozen) -> None:
 
 def test_help_screen(snap_compare, frozen) -> None:
     async def helped(pilot):
+        from interviewer.tui.screens.help import HelpScreen
+
         await settle(pilot, lambda: pilot.app.model_status == "ready")
         await pilot.press("f1")
-        await pilot.pause()
+        await settle(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
     assert snap_compare(app(frozen), terminal_size=SIZE, run_before=helped)
