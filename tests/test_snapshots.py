@@ -61,6 +61,7 @@ def test_question_screen(snap_compare, frozen) -> None:
     async def typed(pilot):
         await settle(pilot, lambda: pilot.app.model_status == "ready")
         pilot.app.screen.query_one(TextArea).insert("梯度累积：把大batch拆成micro-batch。")
+        pilot.app.screen.save_now()  # not left to the 1 s timer: the frame must not depend on it
         await pilot.pause()
     assert snap_compare(app(frozen), terminal_size=SIZE, run_before=typed)
 
