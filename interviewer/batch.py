@@ -96,7 +96,9 @@ _WORKER: dict = {}
 
 
 def _init_worker(make_grader: Callable, settings, rubric: Rubric) -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from interviewer.embedding import THREADS_ENV
+
+    os.environ[THREADS_ENV] = "1"  # N processes on N cores, one thread each
     _WORKER["grader"] = make_grader(settings)
     _WORKER["rubric"] = rubric
 

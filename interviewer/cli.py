@@ -236,8 +236,8 @@ def _make_grader(settings: Settings):
 
     embedder = make_embedder(settings.model, base_url=settings.embedding_base_url,
                              api_key=os.environ.get(settings.embedding_api_key_env))
-    return Grader(embedder,
-                  calibration_file=settings.data_dir / "calibration.json")
+    return Grader(embedder, calibration_file=settings.data_dir / "calibration.json",
+                  cache_dir=settings.data_dir / "cache")
 
 
 def _resolve_rubric(settings: Settings, ref: str, err: TextIO):

@@ -34,6 +34,14 @@ USE_ID = "google/universal-sentence-encoder-multilingual-3"
 # language (see BENCHMARKS.md for the comparison that chose it).
 DEFAULT_MODEL_ID = USE_ID
 DEFAULT_THREADS = max(1, min(4, os.cpu_count() or 1))
+THREADS_ENV = "INTERVIEWER_THREADS"  # worker processes set 1: one core each, no oversubscription
+
+
+def encoder_threads() -> int:
+    try:
+        return max(1, int(os.environ.get(THREADS_ENV, DEFAULT_THREADS)))
+    except ValueError:
+        return DEFAULT_THREADS
 
 
 @runtime_checkable
@@ -150,8 +158,8 @@ class USEEmbedder:
 
     model_id = USE_ID
 
-    def __init__(self, threads: int = DEFAULT_THREADS) -> None:
-        self._threads = threads
+    def __init__(self, threads: int | None = None) -> None:
+        self._threads = threads or encoder_threads()
         self._model = None
         self._lock = threading.Lock()
 
@@ -216,7 +224,7 @@ class SentenceTransformerEmbedder:
             except ImportError as exc:
                 raise ModelError(f"sentence-transformers cannot be imported: {exc}",
                                  hint="reinstall interviewer") from None
-            torch.set_num_threads(DEFAULT_THREADS)
+            torch.set_num_threads(encoder_threads())
             try:
                 self._model = SentenceTransformer(self._source, device=self._device)
             except Exception as exc:  # the library raises many types for a missing model
@@ -241,10 +249,12 @@ class SentenceTransformerEmbedder:
 
 
 class CachingEmbedder:
-    """Remembers vectors by text so rubric points are encoded once per process."""
+    """Remembers vectors by text, so nothing is encoded twice in a process; with a
+    :class:`~interviewer.embed_cache.DiskCache`, rubric texts are also kept across runs."""
 
-    def __init__(self, inner: Embedder, max_items: int = 50_000) -> None:
+    def __init__(self, inner: Embedder, max_items: int = 50_000, disk=None) -> None:
         self.inner = inner
+        self.disk = disk
         self._cache: dict[str, np.ndarray] = {}
         self._max = max_items
         self._lock = threading.Lock()
@@ -253,17 +263,29 @@ class CachingEmbedder:
     def model_id(self) -> str:
         return self.inner.model_id
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], persist: bool = False) -> np.ndarray:
+        """Vectors for ``texts``; ``persist`` marks them worth keeping on disk (rubric texts)."""
         with self._lock:
             found = {t: self._cache[t] for t in texts if t in self._cache}
         missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing and persist and self.disk is not None:
+            from_disk = self.disk.get(self.model_id, missing)
+            found.update(from_disk)
+            self._remember(from_disk)
+            missing = [t for t in missing if t not in from_disk]
         if missing:
             vectors = self.inner.embed(missing)
-            found.update(zip(missing, vectors))
-            with self._lock:
-                if len(self._cache) + len(missing) > self._max:
-                    self._cache.clear()
-                self._cache.update(zip(missing, vectors))
+            fresh = dict(zip(missing, vectors))
+            found.update(fresh)
+            self._remember(fresh)
+            if persist and self.disk is not None:
+                self.disk.put(self.model_id, missing, vectors)
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[t] for t in texts])
+
+    def _remember(self, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            if len(self._cache) + len(vectors) > self._max:
+                self._cache.clear()
+            self._cache.update(vectors)

@@ -115,8 +115,15 @@ class Grader:
     """Grades answers against a rubric with one embedder and its calibrated scorer."""
 
     def __init__(self, embedder: Embedder, scorer: Scorer | None = None,
-                 calibration_file: Path | None = None) -> None:
-        self.embedder = embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
+                 calibration_file: Path | None = None, cache_dir: Path | None = None) -> None:
+        if not isinstance(embedder, CachingEmbedder):
+            disk = None
+            if cache_dir is not None:
+                from interviewer.embed_cache import DiskCache
+
+                disk = DiskCache(cache_dir / "embeddings.sqlite")
+            embedder = CachingEmbedder(embedder, disk=disk)
+        self.embedder = embedder
         self._scorer = scorer
         self._calibration_file = calibration_file
 
@@ -132,12 +139,13 @@ class Grader:
 
     def warm_up(self, rubric: Rubric | None = None) -> None:
         """Load the model and encode the rubric, so the first grade is quick."""
-        texts = ["warm up"]
+        self.embedder.embed(["warm up"])
         if rubric is not None:
+            texts = []
             for q in rubric.questions:
-                texts += [q.question, question_profile(q)]
+                texts += [q.question or question_profile(q), question_profile(q)]
                 texts += [t for p in q.points for t in point_texts(p)]
-        self.embedder.embed(texts)
+            self.embedder.embed(texts, persist=True)
 
     def evidence(self, rubric: Rubric, question_id: str, answer: str,
                  only: Collection[str] | None = None) -> Evidence:
@@ -151,7 +159,9 @@ class Grader:
         fixed = [t for texts in alias_lists for t in texts] + [question.question or question_profile(question),
                                                                question_profile(question)]
         fixed += [question_profile(q) for q in siblings]
-        vectors = self.embedder.embed(fixed + spans + [answer])
+        # rubric texts come from the caches (memory, then disk); only the answer is encoded
+        vectors = np.vstack([self.embedder.embed(fixed, persist=True),
+                             self.embedder.embed(spans + [answer])])
         n_alias = sum(len(t) for t in alias_lists)
         alias_vecs = vectors[:n_alias]
         q_vec, own_vec = vectors[n_alias], vectors[n_alias + 1]

@@ -112,17 +112,11 @@ def segments(text: str) -> list[str]:
     return list(seen)
 
 
-def windows(text: str) -> list[str]:
-    """Pairs of adjacent clauses within a sentence: a point often spans a comma."""
-    out: list[str] = []
-    for sentence in split_sentences(text):
-        clauses = [c for c in (strip_punct(c) for c in split_clauses(sentence)) if c]
-        sep = "，" if has_cjk(sentence) else ", "
-        out += [clauses[i] + sep + clauses[i + 1] for i in range(len(clauses) - 2)] \
-            if len(clauses) > 2 else []
-    return out
-
 
 def evidence_spans(text: str) -> list[str]:
-    """Everything a point may be matched against: sentences, clauses, adjacent-clause pairs."""
-    return list(dict.fromkeys(segments(text) + windows(text)))
+    """Everything a point may be matched against: the sentences and clauses of the text.
+
+    Pairs of adjacent clauses were measured as extra spans (BENCHMARKS.md): no better agreement
+    with labels, a third more encoding, so they are not used.
+    """
+    return segments(text)
