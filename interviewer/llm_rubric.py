@@ -9,8 +9,6 @@ fail keeps the extractor's points.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,8 +16,17 @@ import numpy as np
 from interviewer.bank import Bank, Question
 from interviewer.embedding import Embedder
 from interviewer.features import AnswerText, lexical_recall
-from interviewer.probing import InvalidReply, LLMProber, describe_failure
-from interviewer.rubric import DraftPoint, Point, QuestionRubric, Rubric, point_id, rubric_for_question, sha256_text
+from interviewer.probing import InvalidReply, LLMProber, describe_failure, load_json_reply
+from interviewer.rubric import (
+    DraftPoint,
+    Point,
+    QuestionRubric,
+    Rubric,
+    point_id,
+    points_fingerprint,
+    rubric_for_question,
+    sha256_text,
+)
 from interviewer.textseg import evidence_spans
 
 GROUNDED_SIMILARITY = 0.6
@@ -50,14 +57,7 @@ class LLMRubricReport:
 
 
 def parse_points(text: str) -> list[DraftPoint]:
-    body = text.strip()
-    fence = re.match(r"^```(?:json)?\s*(.*?)\s*```$", body, re.S)
-    if fence:
-        body = fence.group(1)
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError:
-        raise InvalidReply("the reply is not JSON") from None
+    data = load_json_reply(text)
     raw = data.get("points") if isinstance(data, dict) else None
     if not isinstance(raw, list) or not raw:
         raise InvalidReply("the reply has no points")
@@ -115,8 +115,6 @@ def build_with_llm(bank: Bank, prober: LLMProber, embedder: Embedder) -> LLMRubr
             id=q.id, question=q.text, source_sha256=sha256_text(q.answer),
             points=tuple(Point(id=point_id(q.id, d, taken), text=d.text, group=d.group)
                          for d in keep)))
-    from interviewer.rubric import points_fingerprint
-
     rubric = Rubric(bank=bank.id, questions=tuple(questions),
                     generated={q.id: points_fingerprint(q.points) for q in questions})
     return LLMRubricReport(rubric, kept, dropped, fallbacks)

@@ -144,16 +144,21 @@ class InvalidReply(ValueError):
     """The model's reply is not the JSON we asked for."""
 
 
-def parse_reply(text: str, question: QuestionRubric) -> FollowUp:
-    """Validate the model's JSON: a non-empty question of sane length, known point ids."""
+def load_json_reply(text: str) -> object:
+    """The JSON in a model's reply, tolerating a Markdown code fence around it."""
     body = text.strip()
     fence = re.match(r"^```(?:json)?\s*(.*?)\s*```$", body, re.S)
     if fence:
         body = fence.group(1)
     try:
-        data = json.loads(body)
+        return json.loads(body)
     except json.JSONDecodeError:
         raise InvalidReply("the reply is not JSON") from None
+
+
+def parse_reply(text: str, question: QuestionRubric) -> FollowUp:
+    """Validate the model's JSON: a non-empty question of sane length, known point ids."""
+    data = load_json_reply(text)
     if not isinstance(data, dict):
         raise InvalidReply("the reply is not a JSON object")
     followup = data.get("followup")
