@@ -85,6 +85,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("resume", help="go on with the interview that was interrupted last")
 
+    drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
+    drill.add_argument("--bank", help="bank id or path")
+    drill.add_argument("--count", type=int, default=5, help="number of questions (default 5)")
+    drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
+
+    pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
+    pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list")
+    pts.add_argument("point_ids", nargs="*", help="point ids (for suspend / unsuspend)")
+    pts.add_argument("--bank", help="bank id or path")
+    pts.add_argument("--due", action="store_true", help="only points due for review")
+
     fol = sub.add_parser("followup", help="print the follow-up question a candidate would get")
     fol.add_argument("--bank", required=True, help="bank id or path")
     fol.add_argument("--question", required=True, help="question id")
@@ -412,6 +423,8 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
+    if getattr(args, "drill_plan", None) is not None:
+        plan, choices = args.drill_plan, args.drill_choices
     app = make_app(banks=banks, grader=_make_grader(settings), settings=settings, plan=plan,
                    choices=choices, store=Store.open(settings.data_dir),
                    resume=getattr(args, "resume_row", None))
@@ -441,6 +454,74 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
                              ensure_ascii=False) + "\n")
     else:
         out.write(result.text + "\n")
+    return 0
+
+
+def _drill_plan(settings: Settings, bank, count: int | None):
+    from datetime import datetime, timezone
+
+    from interviewer.practice import drill_questions, point_statuses
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.session import InterviewPlan
+    from interviewer.store import Store
+
+    store = Store.open(settings.data_dir)
+    try:
+        statuses = point_statuses(store, bank, rubric_for_bank(bank).rubric)
+    finally:
+        store.close()
+    questions = drill_questions(bank, statuses, datetime.now(timezone.utc), count)
+    if not any(s.reviews for s in statuses):
+        raise InputError(f"nothing to drill in bank '{bank.id}' yet",
+                         hint="answer some questions first: 'interviewer run'")
+    return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=settings.time_limit,
+                         followups=settings.llm.enabled)
+
+
+def cmd_drill(settings: Settings, args: argparse.Namespace) -> int:
+    from interviewer.session import SetupChoices
+
+    bank = _catalog(settings).resolve(settings.bank)
+    args.drill_plan = _drill_plan(settings, bank, args.count)
+    args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit, drill=True)
+    return cmd_run(settings, args)
+
+
+def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    from datetime import datetime, timezone
+
+    from interviewer.practice import due_points, mastery, point_statuses
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.store import Store
+
+    bank = _catalog(settings).resolve(settings.bank)
+    rubric = rubric_for_bank(bank).rubric
+    known = {p.id for q in rubric.questions for p in q.points}
+    store = Store.open(settings.data_dir)
+    if args.action in ("suspend", "unsuspend"):
+        if not args.point_ids:
+            raise InputError(f"{args.action} needs point ids", hint="'interviewer points' lists them")
+        unknown = [p for p in args.point_ids if p not in known]
+        if unknown:
+            raise InputError(f"no point {', '.join(unknown)} in bank '{bank.id}'")
+        for pid in args.point_ids:
+            store.set_suspended(bank.id, pid, args.action == "suspend")
+        out.write(f"{args.action}ed {len(args.point_ids)} point(s) in {bank.id}\n")
+        return 0
+    now = datetime.now(timezone.utc)
+    statuses = point_statuses(store, bank, rubric)
+    shown = due_points(statuses, now) if args.due else statuses
+    m = mastery(statuses, bank)
+    out.write(f"{bank.id}: {len(due_points(statuses, now))} points due, mastery "
+              f"{m.get('', 0.0):.0%} ({len(store.suspended(bank.id))} suspended)\n")
+    for s in shown:
+        if s.state.due is None:
+            when = "new"
+        else:
+            days = -s.state.overdue_days(now)
+            when = f"due in {days:.1f} d" if days > 0 else f"due {-days:.1f} d ago"
+        flag = "✓" if s.mastered else " "
+        out.write(f" {flag} {s.point_id:<14} {when:<16} {s.text}\n")
     return 0
 
 
@@ -478,7 +559,13 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     row = _session_or_latest(store, args.session)
     interview = interview_from_session(row, _catalog(settings))
     fmt = args.format or (format_for(args.out) if args.out else "md")
-    meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {})
+    shares: dict[str, float] = {}
+    if interview.rubric.questions:
+        from interviewer.practice import mastery, point_statuses
+
+        shares = mastery(point_statuses(store, interview.bank, interview.rubric), interview.bank)
+    meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {},
+                      mastery=shares)
     text = render(interview, fmt, meta)
     if args.out is None:
         out.write(text)
@@ -555,6 +642,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_resume(settings, args)
         if command == "followup":
             return cmd_followup(settings, args, out, err)
+        if command == "drill":
+            return cmd_drill(settings, args)
+        if command == "points":
+            return cmd_points(settings, args, out)
         if command == "report":
             return cmd_report(settings, args, out, err)
         if command == "history":

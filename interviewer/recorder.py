@@ -72,6 +72,8 @@ class Recorder:
 
     def result(self, seq: int) -> bool:
         a = self.interview.attempts[seq]
+        if self.store.persistent:
+            self.reviews(seq)
         rubric_hash = None
         if a.grade is not None and self.interview.rubric.has_question(a.question.id):
             rubric_hash = points_fingerprint(self.interview.rubric.question(a.question.id).points)
@@ -80,6 +82,19 @@ class Recorder:
             grade=a.grade.to_dict() if a.grade else None, score=a.grade.score if a.grade else None,
             skipped=a.skipped, auto_submitted=a.auto_submitted, rubric_sha256=rubric_hash,
             followups=[f.to_dict() for f in a.followups])
+
+    def reviews(self, seq: int) -> None:
+        """One spaced-repetition review per point of a graded attempt."""
+        from interviewer.srs import outcome_for
+
+        a = self.interview.attempts[seq]
+        if a.grade is None:
+            return
+        probed = a.probed_verdicts()
+        self.store.record_reviews(
+            self.session_id, seq, self.interview.bank.id, a.question.id,
+            [(p.point_id, p.text, outcome_for(p.verdict, probed.get(p.point_id)))
+             for p in a.grade.points])
 
     def finish(self) -> None:
         self.store.finish_session(self.session_id)

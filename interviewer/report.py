@@ -29,6 +29,7 @@ class ReportMeta:
     model_id: str | None = None
     llm: dict[str, str] = field(default_factory=dict)  # base_url, model
     session_id: str | None = None
+    mastery: dict[str, float] = field(default_factory=dict)  # "" = whole bank, else per tag
 
 
 def _clock(seconds: float) -> str:
@@ -81,6 +82,7 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
                     "duration_s": round(interview.total_time(), 1),
                     "models": {"embedding": meta.model_id, "llm": dict(meta.llm) or None}},
         "overall_score": round(interview.overall_score(), 4),
+        "mastery": {(k or "bank"): round(v, 4) for k, v in meta.mastery.items()} or None,
         "questions": questions,
         "study": study_list(interview),
     }
@@ -108,7 +110,11 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
         lines.append(f"- Grading model: {_md(meta.model_id)}")
     if meta.llm:
         lines.append(f"- Follow-up model: {_md(meta.llm.get('model'))} at {_md(meta.llm.get('base_url'))}")
-    lines += [f"- Overall score: {d['overall_score']:.0%}", ""]
+    lines += [f"- Overall score: {d['overall_score']:.0%}"]
+    if d["mastery"]:
+        lines.append("- Mastery (points whose last two reviews were covered): "
+                     + ", ".join(f"{_md(k)} {v:.0%}" for k, v in d["mastery"].items()))
+    lines.append("")
     for q in d["questions"]:
         retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
         lines += [f"## {q['number']}. {_md(q['question'])}{retake}", ""]
@@ -203,6 +209,9 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
     if meta.llm:
         out.append(f"<li>Follow-up model: {_e(meta.llm.get('model'))} at "
                    f"{_e(meta.llm.get('base_url'))}</li>")
+    if d["mastery"]:
+        out.append("<li>Mastery: " + _e(", ".join(f"{k} {v:.0%}" for k, v in d["mastery"].items()))
+                   + "</li>")
     pct = d["overall_score"]
     out += ["</ul>", f'<p class="overall">Overall score: {pct:.0%}'
             f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span></p>']

@@ -25,6 +25,7 @@ class SetupChoices:
     time_limit: float | None = 300.0  # seconds per question; None = untimed
     total_limit: float | None = None  # seconds for the whole interview
     followups: bool = False
+    drill: bool = False  # questions with due or weak points first, instead of the bank order
 
 
 @dataclass(frozen=True)

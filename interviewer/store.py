@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 DB_NAME = "interviewer.db"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each entry takes the schema from version N-1 to N. Never edit a released step: add one.
 MIGRATIONS: dict[int, list[str]] = {
@@ -70,6 +70,27 @@ MIGRATIONS: dict[int, list[str]] = {
     3: [
         # follow-up questions, their answers and grades, per attempt (JSON list)
         "ALTER TABLE attempts ADD COLUMN followups_json TEXT NOT NULL DEFAULT '[]'",
+    ],
+    4: [
+        # spaced repetition: one review per graded point, and points the user set aside
+        """CREATE TABLE point_reviews (
+            session_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            bank_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            point_id TEXT NOT NULL,
+            point_text TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            reviewed_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, seq, point_id)
+        )""",
+        "CREATE INDEX point_reviews_point ON point_reviews(bank_id, point_id, reviewed_at)",
+        """CREATE TABLE suspended_points (
+            bank_id TEXT NOT NULL,
+            point_id TEXT NOT NULL,
+            suspended_at TEXT NOT NULL,
+            PRIMARY KEY (bank_id, point_id)
+        )""",
     ],
 }
 
@@ -318,6 +339,56 @@ class Store:
             "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC")]
         return [s for s in (self.session(i) for i in ids if not self.is_running_elsewhere(i))
                 if s is not None]
+
+    # ------------------------------------------------------------ reviews
+
+    def record_reviews(self, session_id: str, seq: int, bank_id: str, question_id: str,
+                       reviews: list[tuple[str, str, str]], at: str | None = None) -> None:
+        """``reviews``: (point id, point text, outcome); a later call for the same attempt
+        replaces its reviews (a follow-up can turn a lapse into a hard recall)."""
+        at = at or _now()
+        try:
+            with self.conn:
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO point_reviews VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(session_id, seq, bank_id, question_id, pid, text, outcome, at)
+                     for pid, text, outcome in reviews])
+        except sqlite3.Error as exc:
+            self.last_error = f"cannot save: {exc}"
+
+    def reviews(self, bank_id: str | None = None) -> list[tuple[str, str, str, str, str, str]]:
+        """(bank, question, point id, point text, outcome, reviewed_at), oldest first."""
+        sql = ("SELECT bank_id, question_id, point_id, point_text, outcome, reviewed_at "
+               "FROM point_reviews")
+        args: tuple = ()
+        if bank_id is not None:
+            sql += " WHERE bank_id = ?"
+            args = (bank_id,)
+        return list(self.conn.execute(sql + " ORDER BY reviewed_at, session_id, seq", args))
+
+    def set_suspended(self, bank_id: str, point_id: str, suspended: bool) -> None:
+        if suspended:
+            self._write("INSERT OR REPLACE INTO suspended_points VALUES (?, ?, ?)",
+                        (bank_id, point_id, _now()))
+        else:
+            self._write("DELETE FROM suspended_points WHERE bank_id = ? AND point_id = ?",
+                        (bank_id, point_id))
+
+    def suspended(self, bank_id: str | None = None) -> set[tuple[str, str]]:
+        sql, args = "SELECT bank_id, point_id FROM suspended_points", ()
+        if bank_id is not None:
+            sql, args = sql + " WHERE bank_id = ?", (bank_id,)
+        return {(b, p) for b, p in self.conn.execute(sql, args)}
+
+    def last_grade(self, bank_id: str, question_id: str, before_session: str | None = None
+                   ) -> dict | None:
+        """The latest stored grade of a question in another session (for retake diffs)."""
+        row = self.conn.execute(
+            "SELECT a.grade_json FROM attempts a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.bank_id = ? AND a.question_id = ? AND a.grade_json IS NOT NULL "
+            "AND s.id IS NOT ? ORDER BY a.graded_at DESC, a.updated_at DESC LIMIT 1",
+            (bank_id, question_id, before_session)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])

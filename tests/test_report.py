@@ -27,7 +27,7 @@ GOLDEN = DATA / "golden"
 HOSTILE = "用<script>alert('x')</script>和</table>测试 | *粗* _斜_ `代码` [链接](http://x) ```"
 META = ReportMeta(model_id="google/universal-sentence-encoder-multilingual-3",
                   llm={"base_url": "http://127.0.0.1:11434/v1", "model": "qwen2.5"},
-                  session_id="20261129-120000-abcdef")
+                  session_id="20261129-120000-abcdef", mastery={"": 0.25, "training": 0.5})
 
 
 def sample_interview() -> Interview:

@@ -37,7 +37,7 @@ def v1_database(path: Path) -> None:
 def test_migrates_from_the_first_schema_keeping_data(tmp_path: Path) -> None:
     v1_database(tmp_path / DB_NAME)
     store = Store.open(tmp_path)
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 4
     assert store.notice is None
     row = store.session("s1")
     assert row is not None and row.plan == {} and row.attempts[0].answer == "旧答案"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from datetime import datetime, timezone
 from pathlib import Path
 
 from textual import work
@@ -110,6 +111,51 @@ class InterviewApp(App[int]):
         self.sub_title = plan.bank.title
         self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
         self._show(InterviewScreen(self.interview, 0, self.clock))
+
+    # ------------------------------------------------------------ practice
+
+    def _statuses(self, bank: Bank):
+        from interviewer.practice import point_statuses
+
+        return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
+
+    def due_count(self, bank_id: str) -> tuple[int, int]:
+        """(points due now, points ever reviewed) for the setup screen."""
+        from interviewer.practice import due_points
+
+        bank = next((b for b in self.banks if b.id == bank_id), None)
+        if bank is None:
+            return 0, 0
+        try:
+            statuses = self._statuses(bank)
+        except InterviewerError:
+            return 0, 0
+        now = datetime.now(timezone.utc)
+        return len(due_points(statuses, now)), sum(1 for s in statuses if s.reviews)
+
+    def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
+        from interviewer.practice import drill_questions
+
+        statuses = self._statuses(bank)
+        if not any(s.reviews for s in statuses):
+            raise InterviewerError("Nothing to drill yet: answer some questions in this bank first.")
+        questions = drill_questions(bank, statuses, datetime.now(timezone.utc), choices.count)
+        return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=choices.time_limit,
+                             total_limit=choices.total_limit, followups=choices.followups)
+
+    def previous_grade(self, index: int):
+        """The last grade of the same question before this attempt, for the retake diff."""
+        from interviewer.grading import Grade
+
+        assert self.interview is not None
+        attempt = self.interview.attempts[index]
+        earlier = [a for a in self.interview.attempts[:index]
+                   if a.question.id == attempt.question.id and a.grade is not None]
+        if earlier:
+            return earlier[-1].grade
+        data = self.store.last_grade(self.interview.bank.id, attempt.question.id,
+                                     self.recorder.session_id if self.recorder else None)
+        return Grade.from_dict(data, "") if data else None
 
     def offer_resume(self) -> None:
         """Ask whether to go on with an interview a crash or a kill left unfinished."""
@@ -398,9 +444,11 @@ class InterviewApp(App[int]):
             return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
         base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
+        shares = self.mastery_by_bank().get(self.interview.bank.id, ({}, []))[0]
         meta = ReportMeta(model_id=self.grader.model_id,
                           llm=self._llm_meta() if self.interview.plan.followups else {},
-                          session_id=self.recorder.session_id if self.recorder else None)
+                          session_id=self.recorder.session_id if self.recorder else None,
+                          mastery=shares)
         try:
             paths = [write_report(self.interview, base.with_suffix(f".{fmt}"), meta)
                      for fmt in ("html", "md")]
@@ -415,7 +463,22 @@ class InterviewApp(App[int]):
 
     def action_history(self) -> None:
         if not isinstance(self.screen, HistoryScreen):
-            self.push_screen(HistoryScreen(self.store.sessions(limit=200)))
+            self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
+
+    def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
+        from interviewer.practice import mastery, mastery_over_time
+
+        out = {}
+        for bank in self.banks:
+            try:
+                statuses = self._statuses(bank)
+                series = [v for _, v in mastery_over_time(self.store, bank,
+                                                          rubric_for_bank(bank).rubric)]
+            except InterviewerError:
+                continue
+            if any(s.reviews for s in statuses):
+                out[bank.id] = (mastery(statuses, bank), series)
+        return out
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

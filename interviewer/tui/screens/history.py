@@ -16,9 +16,12 @@ from interviewer.store import SessionRow
 class HistoryScreen(Screen):
     BINDINGS = [Binding("escape,q,h", "close", "Back")]
 
-    def __init__(self, rows: list[SessionRow]) -> None:
+    def __init__(self, rows: list[SessionRow],
+                 mastery: dict[str, tuple[dict[str, float], list[float]]] | None = None) -> None:
+        """``mastery``: per bank, (share mastered overall "" and per tag, the share over time)."""
         super().__init__()
         self.rows = rows
+        self.mastery = mastery or {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -32,6 +35,14 @@ class HistoryScreen(Screen):
                     yield Static(Content(f"{bank_id}  ({latest})"), classes="trend-label")
                     yield Sparkline([s * 100 for s in scores], summary_function=max,
                                     classes="trend-chart")
+            for bank_id, (shares, series) in self.mastery.items():
+                tags = ", ".join(f"{t} {v:.0%}" for t, v in sorted(shares.items()) if t)
+                with Horizontal(classes="trend"):
+                    yield Static(Content(f"{bank_id} mastery {shares.get('', 0.0):.0%}"
+                                         + (f"  ({tags})" if tags else "")),
+                                 classes="trend-label mastery")
+                    if series:
+                        yield Sparkline([v * 100 for v in series], classes="trend-chart")
             yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
             missed = missed_points(self.rows, limit=10)
             if missed:

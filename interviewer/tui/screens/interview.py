@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
+from interviewer.practice import RetakeDiff, retake_diff
 from interviewer.timer import Clock, Countdown
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
 
@@ -60,6 +61,17 @@ def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Conte
     elif p.verdict != "covered":
         parts += ["\n     ", (p.reason, "dim")]
     return Content.assemble(*parts)
+
+
+def retake_line(diff: RetakeDiff) -> str:
+    parts = [f"Since your last attempt: {diff.delta:+.0%}"]
+    if diff.newly_covered:
+        parts.append("newly covered: " + "; ".join(diff.newly_covered))
+    if diff.lost:
+        parts.append("lost: " + "; ".join(diff.lost))
+    if not diff.newly_covered and not diff.lost:
+        parts.append("same points as before")
+    return " · ".join(parts)
 
 
 def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None) -> Content:
@@ -147,6 +159,7 @@ class InterviewScreen(Screen):
                 with Horizontal(id="score-bar"):
                     yield Static("", id="score", markup=False)
                     yield Static("", id="counts", markup=False)
+                yield Static("", id="retake-diff", markup=False)
                 with VerticalScroll(id="answer-view"):
                     yield Static("", id="answer-text")
                 with VerticalScroll(id="points"):
@@ -204,6 +217,11 @@ class InterviewScreen(Screen):
             f"✓ {counts['covered']}   ~ {counts['partial']}   ✗ {counts['missed']}"
             + ("   (time ran out)" if attempt.auto_submitted else ""))
         self.query_one("#answer-text", Static).update(highlighted_answer(grade))
+        diff_line = self.query_one("#retake-diff", Static)
+        previous = self.app_.previous_grade(index)
+        diff_line.display = previous is not None
+        if previous is not None:
+            diff_line.update(retake_line(retake_diff(previous, grade)))
         self.query_one("#points-text", Static).update(points_view(grade, self.numbers, probed))
         self.waiting = False
         self.mode = "feedback"

@@ -72,13 +72,24 @@ class SetupScreen(Screen):
             with Horizontal(classes="field"):
                 yield Label("Follow-up questions", classes="field-label")
                 yield Switch(value=c.followups, id="followups")
+            with Horizontal(classes="field"):
+                yield Label("Drill weak points", classes="field-label")
+                yield Switch(value=c.drill, id="drill")
+                yield Static("", id="due-info", markup=False)
             yield Static("", id="setup-error", markup=False)
             yield Button("Start (Ctrl+S)", id="start", variant="primary")
         yield Footer()
 
     def on_mount(self) -> None:
         self._fill_tags()
+        self._show_due()
         self.query_one("#bank", Select).focus()
+
+    def _show_due(self) -> None:
+        bank_id = self.query_one("#bank", Select).value
+        due, practised = self.app_.due_count(str(bank_id)) if bank_id in self.banks else (0, 0)
+        text = (f"{due} points due for review" if practised else "nothing practised yet")
+        self.query_one("#due-info", Static).update(text)
 
     def _fill_tags(self) -> None:
         tags = self.query_one("#tags", SelectionList)
@@ -94,6 +105,7 @@ class SetupScreen(Screen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "bank":
             self._fill_tags()
+            self._show_due()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -130,12 +142,15 @@ class SetupScreen(Screen):
             count=count, shuffle=self.query_one("#shuffle", Switch).value,
             time_limit=duration("#time-limit", "Time per question"),
             total_limit=duration("#total-limit", "Total time"),
-            followups=self.query_one("#followups", Switch).value)
+            followups=self.query_one("#followups", Switch).value,
+            drill=self.query_one("#drill", Switch).value)
 
     def action_start(self) -> None:
         try:
             choices = self.read_choices()
-            plan = make_plan(self.banks[choices.bank], choices)
+            bank = self.banks[choices.bank]
+            plan = (self.app_.drill_plan(bank, choices) if choices.drill
+                    else make_plan(bank, choices))
         except (ValueError, InterviewerError) as exc:
             self._error(str(exc))
             return
