@@ -81,7 +81,8 @@ def template_followup(question: QuestionRubric, grade: Grade, language: str,
         text = (f"关于「{topic}」，除了你已经提到的，还有哪些做法？请选一两个具体说明原理。" if zh else
                 f"On {topic}: what else would you do beyond what you mentioned? Pick one or two "
                 "and explain how they work.")
-        return FollowUp(text, tuple(p.id for p in same[:3]), "template", notice)
+        # an open question about the group: any of its missed points may come up
+        return FollowUp(text, tuple(p.id for p in same), "template", notice)
     text = (f"你的回答没有展开「{topic}」这一点。能具体说说它是什么、为什么重要吗？" if zh else
             f"You did not go into {topic}. Can you explain what it is and why it matters here?")
     return FollowUp(text, (first.id,), "template", notice)

@@ -24,7 +24,7 @@ class SummaryScreen(Screen):
         Binding("r", "retry", "Retake selected"),
         Binding("n", "new", "New interview"),
         Binding("h", "app.history", "History"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     def __init__(self, interview: Interview) -> None:
@@ -48,12 +48,17 @@ class SummaryScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", "Score", "Time", "Question")
+        table.add_column("#")
+        table.add_column("Score")
+        table.add_column("Time")
+        table.add_column("Question", width=max(20, self.app.size.width - 32))
         for n, a in enumerate(self.interview.attempts, start=1):
             if a.skipped:
                 score = "skipped"
             else:
                 score = f"{a.score:.0%}" if a.grade else "—"
+                if a.followups and a.grade:
+                    score += f" ({a.score_with_probing:.0%})"  # with what the follow-ups drew out
             label = a.question.text + (" (retake)" if a.retry_of is not None else "")
             # cells given as Content are never parsed as markup
             table.add_row(str(n), score, format_clock(int(a.time_used)), Content(label),
