@@ -172,14 +172,37 @@ def target_check(r: Report) -> list[str]:
     return [f"    [{'x' if ok else ' '}] {text}" for text, ok in checks]
 
 
+def by_writer(catalog: BankCatalog) -> int:
+    """Leave one labeled file (one writer) out, for the default configuration."""
+    from interviewer.embedding import USEEmbedder
+
+    grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
+    files = [*DEV_FILES, HELDOUT]
+    evidence = {p.name: collect(grader, load_labeled(p), catalog) for p in files}
+    print(f"{'held out':<28} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
+    for name, ev in evidence.items():
+        rows = np.vstack([r for n, e in evidence.items() if n != name for r in e.rows])
+        labels = np.concatenate([l for n, e in evidence.items() if n != name for l in labels_of(e)])
+        scorer = fit_scorer(rows, labels, source="by-writer")
+        r = evaluate([scorer] * len(ev.items), ev)
+        print(f"{name:<28} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
+              f"{r.answer_spearman:6.3f} {r.answer_mae:6.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--configs", nargs="*", default=[c.name for c in CONFIGS])
     parser.add_argument("--write-calibration", action="store_true",
                         help="refit the shipped calibration of every full-feature config on dev")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    parser.add_argument("--by-writer", action="store_true",
+                        help="default config: score each labeled file with a scorer fitted on "
+                             "the other files (how well it carries to a new writer)")
     args = parser.parse_args(argv)
     catalog = BankCatalog([ROOT / "bank"])
+    if args.by_writer:
+        return by_writer(catalog)
     dev = [item for path in DEV_FILES for item in load_labeled(path)]
     held = load_labeled(HELDOUT)
     print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
