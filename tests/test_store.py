@@ -67,22 +67,27 @@ def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
 
 
-READ_ONLY_CHILD = textwrap.dedent("""
-    import asyncio, sys
-    from pathlib import Path
-    sys.path.insert(0, {tests!r})
-    from fakes import BigramEmbedder
-    from interviewer.bank import BankCatalog
-    from interviewer.calibration import Scorer
-    from interviewer.config import discover_settings
-    from interviewer.grading import Grader
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.tui.app import make_app
-    from textual.widgets import TextArea
+# What both child processes below start with: the real app, a fast fake model, the shipped bank.
+CHILD_PREAMBLE = """
+import asyncio, sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from fakes import BigramEmbedder
+from interviewer.bank import BankCatalog
+from interviewer.calibration import Scorer
+from interviewer.config import discover_settings
+from interviewer.grading import Grader
+from interviewer.session import SetupChoices, make_plan
+from interviewer.timer import ManualClock
+from interviewer.tui.app import make_app
+from textual.widgets import TextArea
 
-    settings = discover_settings()
-    banks = BankCatalog([Path({bank_dir!r})]).banks()
-    bank = next(b for b in banks if b.id == "ai-infra-zh")
+settings = discover_settings()
+banks = BankCatalog([Path({bank_dir!r})]).banks()
+bank = next(b for b in banks if b.id == "ai-infra-zh")
+"""
+
+READ_ONLY_CHILD = CHILD_PREAMBLE + textwrap.dedent("""
     choices = SetupChoices(bank=bank.id, count=1, time_limit=300)
     app = make_app(banks=banks, grader=Grader(BigramEmbedder(), Scorer(0.6, 0.3)),
                    settings=settings, plan=make_plan(bank, choices), choices=choices)
@@ -154,23 +159,7 @@ def test_two_instances_write_at_once_and_do_not_steal_each_others_session(tmp_pa
     assert [s.id for s in c.interrupted()] == ["sb"]
 
 
-KILLED_CHILD = textwrap.dedent("""
-    import asyncio, sys
-    from pathlib import Path
-    sys.path.insert(0, {tests!r})
-    from fakes import BigramEmbedder
-    from interviewer.bank import BankCatalog
-    from interviewer.calibration import Scorer
-    from interviewer.config import discover_settings
-    from interviewer.grading import Grader
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.timer import ManualClock
-    from interviewer.tui.app import make_app
-    from textual.widgets import TextArea
-
-    settings = discover_settings()
-    banks = BankCatalog([Path({bank_dir!r})]).banks()
-    bank = next(b for b in banks if b.id == "ai-infra-zh")
+KILLED_CHILD = CHILD_PREAMBLE + textwrap.dedent("""
     choices = SetupChoices(bank=bank.id, count=3, time_limit=300)
     clock = ManualClock()
     app = make_app(banks=banks, grader=Grader(BigramEmbedder(), Scorer(0.6, 0.3)),

@@ -271,15 +271,20 @@ async def test_quitting_mid_question_asks_first(settings) -> None:
     assert app.return_code == 0
 
 
+async def answer_to_summary(pilot, app, text: str) -> None:
+    """Answer the only question and move on to the summary."""
+    await wait_for(pilot, lambda: app.model_status == "ready")
+    await type_answer(pilot, text)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: feedback(app))
+    await pilot.press("n")
+    await wait_for(pilot, lambda: on(app, SummaryScreen))
+
+
 async def test_retake_and_export_from_the_summary(settings) -> None:
     app = build(settings, n=1)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "KV Cache。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        await answer_to_summary(pilot, app, "KV Cache。")
         await pilot.press("e")
         await pilot.pause()
         reports = sorted((settings.data_dir / "reports").iterdir())
@@ -320,12 +325,7 @@ async def test_history_screen_shows_finished_sessions(settings) -> None:
 
     app = build(settings, n=1)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "KV Cache、量化。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        await answer_to_summary(pilot, app, "KV Cache、量化。")
         await pilot.press("h")
         await wait_for(pilot, lambda: on(app, HistoryScreen))
         table = app.screen.query_one(DataTable)
