@@ -17,7 +17,7 @@ Everywhere
 Setup
   Tab / Shift+Tab  move between fields
   Ctrl+S / Enter   start the interview
-  Ctrl+H           history of past sessions
+  F4               history of past sessions
 
 Question
   Ctrl+S         submit the answer

@@ -29,7 +29,7 @@ def _duration_text(seconds: float | None) -> str:
 
 class SetupScreen(Screen):
     BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
-                Binding("ctrl+h", "app.history", "History")]
+                Binding("f4", "app.history", "History")]
 
     def __init__(self, banks: list[Bank], choices: SetupChoices) -> None:
         super().__init__()
