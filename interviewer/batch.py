@@ -105,6 +105,7 @@ def _init_worker(make_grader: Callable, settings, rubric: Rubric) -> None:
 
 def _grade_chunk(items: list[BatchItem]) -> list[tuple[BatchItem, dict]]:
     grader, rubric = _WORKER["grader"], _WORKER["rubric"]
+    grader.prefetch([it.answer for it in items])
     return [(it, grader.grade(rubric, it.question_id, it.answer).to_dict(it.id)) for it in items]
 
 

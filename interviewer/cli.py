@@ -266,6 +266,7 @@ def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
 def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
     from interviewer.batch import (
+        CHUNK,
         BatchError,
         Progress,
         done_ids,
@@ -311,12 +312,15 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         errors = [e for e in parsed if isinstance(e, BatchError) and json.dumps(e.id) not in skip]
         if args.jobs == 1:  # one line out per line in, in input order
             wanted = set(map(id, todo))
-            for entry in parsed:
-                if isinstance(entry, BatchError):
-                    if entry in errors:
-                        write(entry.to_dict())
-                elif id(entry) in wanted:
-                    write(grade_one(entry), entry)
+            for start in range(0, len(parsed), CHUNK):
+                chunk = parsed[start:start + CHUNK]
+                grader.prefetch([e.answer for e in chunk if id(e) in wanted])
+                for entry in chunk:
+                    if isinstance(entry, BatchError):
+                        if entry in errors:
+                            write(entry.to_dict())
+                    elif id(entry) in wanted:
+                        write(grade_one(entry), entry)
         else:  # errors at once, then results as the workers finish them
             for entry in errors:
                 write(entry.to_dict())
