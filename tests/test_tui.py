@@ -425,3 +425,20 @@ async def test_no_llm_configured_still_asks_a_template_followup_and_says_why(set
         await wait_for(pilot, lambda: feedback(app))
         row = app.store.session(app.recorder.session_id)
         assert row.plan["llm"] == {"model": "template (no LLM configured)"}
+
+
+async def test_keys_still_queued_when_ctrl_s_arrives_are_part_of_the_answer(settings) -> None:
+    """A paste, or a fast typist: Ctrl+S (a priority binding) must not overtake the keys
+    typed before it."""
+    from textual import events
+
+    text = "梯度累积减少通信频率" * 3
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        for ch in text:
+            app.post_message(events.Key(ch, ch))
+        app.post_message(events.Key("ctrl+s", None))
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.interview.attempts[0].answer == text
+        assert app.interview.attempts[0].grade.answer == text
