@@ -30,6 +30,7 @@ from pathlib import Path
 import yaml
 
 from interviewer.errors import BankError
+from interviewer.features import language_of
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _QUESTION_HEADING = re.compile(r"^##(?!#)\s*(.*)$")
@@ -240,14 +241,8 @@ def render_bank(bank: Bank) -> str:
 
 
 def detect_language(text: str) -> str:
-    """``zh`` when CJK characters outnumber Latin-script words, else ``en``.
-
-    Characters against words, because one Chinese character carries about as much as an
-    English word, and Chinese engineers mix in English terms (``用ZeRO-3切分参数``).
-    """
-    cjk = sum(1 for c in text if unicodedata.name(c, "").startswith("CJK"))
-    words = len(re.findall(r"[A-Za-z]+", text))
-    return "zh" if cjk and cjk >= words else "en"
+    """``zh`` or ``en`` for an imported bank: the grader's own language rule."""
+    return language_of(text)
 
 
 def slugify(text: str) -> str:

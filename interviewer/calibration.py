@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from interviewer.errors import ConfigError
+from interviewer.evaluation import f1
 from interviewer.features import FEATURES
 
 SHIPPED = Path(__file__).with_name("calibration.json")
@@ -153,21 +154,14 @@ def fit_thresholds(p: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     best: tuple[float, float, float, float] | None = None
     for hi in grid:
         covered = p >= hi
-        f1 = f1_score(covered, truth)
+        covered_f1 = f1(covered, truth)
         for lo in grid[grid <= hi]:
             credit = np.where(covered, 1.0, np.where(p >= lo, 0.5, 0.0))
             mae = round(float(np.mean(np.abs(credit - labels))), 9)
-            if best is None or (mae, -f1) < (best[0], -best[1]):
-                best = (mae, f1, float(hi), float(lo))
+            if best is None or (mae, -covered_f1) < (best[0], -best[1]):
+                best = (mae, covered_f1, float(hi), float(lo))
     assert best is not None
     return best[2], best[3]
-
-
-def f1_score(pred: np.ndarray, truth: np.ndarray) -> float:
-    tp = float(np.sum(pred & truth))
-    if tp == 0:
-        return 0.0
-    return 2 * tp / (float(np.sum(pred)) + float(np.sum(truth)))
 
 
 def fit_scorer(rows: np.ndarray, labels: np.ndarray, source: str,
@@ -189,7 +183,7 @@ def fit_scorer(rows: np.ndarray, labels: np.ndarray, source: str,
     credit = np.where(p >= covered, 1.0, np.where(p >= partial, 0.5, 0.0))
     metrics = {"n_points": int(len(labels)),
                "point_mae": round(float(np.mean(np.abs(credit - labels))), 4),
-               "covered_f1": round(f1_score(p >= covered, labels >= 1.0), 4)}
+               "covered_f1": round(f1(p >= covered, labels >= 1.0), 4)}
     return Scorer(covered=covered, partial=partial, weights=tuple(map(float, weights)),
                   mean=tuple(map(float, mean)), scale=tuple(map(float, scale)), bias=bias,
                   features=features, source=source, metrics=metrics)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from interviewer.bank import Question
+from interviewer.calibration import CREDIT
 from interviewer.grading import Grade
 from interviewer.rubric import Rubric
 from interviewer.session import InterviewPlan
@@ -39,9 +40,6 @@ class FollowUpRound:
                    source=str(data.get("source", "")), notice=data.get("notice"),
                    answer=str(data.get("answer", "")), grade=grade,
                    time_used=float(data.get("time_used", 0.0)))
-
-
-CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
 
 
 @dataclass

@@ -444,7 +444,7 @@ class InterviewApp(App[int]):
             return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
         base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
-        shares = self.mastery_by_bank().get(self.interview.bank.id, ({}, []))[0]
+        shares = self._bank_mastery(self.interview.bank)
         meta = ReportMeta(model_id=self.grader.model_id,
                           llm=self._llm_meta() if self.interview.plan.followups else {},
                           session_id=self.recorder.session_id if self.recorder else None,
@@ -465,19 +465,26 @@ class InterviewApp(App[int]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
 
+    def _bank_mastery(self, bank: Bank) -> dict[str, float]:
+        """Mastery of one bank (overall and per tag); empty until it has been practised."""
+        from interviewer.practice import mastery
+
+        try:
+            statuses = self._statuses(bank)
+        except InterviewerError:
+            return {}
+        return mastery(statuses, bank) if any(s.reviews for s in statuses) else {}
+
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
-        from interviewer.practice import mastery, mastery_over_time
+        """Per practised bank: its mastery and the mastery after each review date."""
+        from interviewer.practice import mastery_over_time
 
         out = {}
         for bank in self.banks:
-            try:
-                statuses = self._statuses(bank)
-                series = [v for _, v in mastery_over_time(self.store, bank,
-                                                          rubric_for_bank(bank).rubric)]
-            except InterviewerError:
-                continue
-            if any(s.reviews for s in statuses):
-                out[bank.id] = (mastery(statuses, bank), series)
+            shares = self._bank_mastery(bank)
+            if shares:
+                rubric = rubric_for_bank(bank).rubric
+                out[bank.id] = (shares, [v for _, v in mastery_over_time(self.store, bank, rubric)])
         return out
 
     def action_help(self) -> None:
