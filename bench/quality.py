@@ -44,6 +44,8 @@ def _embedder(name: str):
 
     if name == "use":
         return USEEmbedder()
+    if name == "use-alone":
+        return USEEmbedder(pool_spans=False)
     if name == "minilm":
         return SentenceTransformerEmbedder("minilm")
     if name == "e5":
@@ -82,6 +84,8 @@ CONFIGS = [
     Config("use-sim", "use", ("e",), "USE multilingual v3, similarity only"),
     Config("use-lex", "use", ("e", "lex", "has_lex"), "USE + lexical term recall"),
     Config("use-full", "use", FEATURES, "USE + all evidence features (the default)"),
+    Config("use-alone", "use-alone", FEATURES,
+           "the default, but every span encoded alone instead of pooled from one pass"),
 ]
 DEFAULT_CONFIG = "use-full"
 SHIPPED_ENCODERS = ("use", "minilm")  # e5 is measured, not shipped

@@ -178,9 +178,10 @@ class USEEmbedder(_LazyModel):
 
     model_id = USE_ID
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, pool_spans: bool = True) -> None:
         super().__init__()
         self._threads = threads or encoder_threads()
+        self._pool_spans = pool_spans  # False: encode every span alone (for comparison)
 
     def _build(self):
         try:
@@ -195,6 +196,21 @@ class USEEmbedder(_LazyModel):
             raise ModelError(f"cannot load embedding model '{self.model_id}': "
                              f"{type(exc).__name__}", hint="reinstall interviewer") from None
         return model
+
+    def embed_answers(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[np.ndarray]:
+        """Span vectors then the whole text's, per ``(text, spans)``, pooled from one pass
+        over each text (:mod:`interviewer.use_spans`); spans encoded alone if unsupported."""
+        self.load()
+        from interviewer import use_spans
+
+        backend = getattr(self._model, "_model", None)
+        if not self._pool_spans or not use_spans.supported(backend):
+            return [self.embed([*spans, text]) for text, spans in items]
+        limit = getattr(backend, "_threadpool", None)
+        if limit is None:
+            return use_spans.pooled_vectors(backend, items)
+        with limit(limits=self._threads, user_api="blas"):
+            return use_spans.pooled_vectors(backend, items)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.load()
@@ -261,6 +277,8 @@ class CachingEmbedder:
         self.disk = disk
         self._cache: dict[str, np.ndarray] = {}
         self._max = max_items
+        self._answers: dict[str, np.ndarray] = {}  # answer text -> span vectors + its own
+        self._max_answers = max(1, max_items // 20)
         self._lock = threading.Lock()
 
     @property
@@ -287,6 +305,32 @@ class CachingEmbedder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[t] for t in texts])
+
+    def embed_answers(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[np.ndarray]:
+        """For each ``(text, spans)``: the spans' vectors, then the whole text's.
+
+        An encoder that can pool spans from one pass over the text (``embed_answers`` on the
+        inner embedder) does so; any other encodes the spans as texts. Remembered by text.
+        """
+        pooled = getattr(self.inner, "embed_answers", None)
+        if pooled is None:
+            return [self.embed([*spans, text]) for text, spans in items]
+        with self._lock:
+            found = {text: self._answers[text] for text, _ in items if text in self._answers}
+        missing = list({text: spans for text, spans in items if text not in found}.items())
+        if missing:
+            fresh = dict(zip((text for text, _ in missing), pooled(missing)))
+            found.update(fresh)
+            with self._lock:
+                if len(self._answers) + len(fresh) > self._max_answers:
+                    self._answers.clear()
+                self._answers.update(fresh)
+        return [found[text] for text, _ in items]
+
+    def forget_answers(self) -> None:
+        """Drop remembered answers (benchmarks time a grade that encodes its answer)."""
+        with self._lock:
+            self._answers.clear()
 
     def _remember(self, vectors: dict[str, np.ndarray]) -> None:
         with self._lock:

@@ -153,9 +153,8 @@ class Grader:
         The encoder streams its weights once per batch; one batch for several answers is
         cheaper than one per answer (bench/speed.py measures the batch rate).
         """
-        texts = [t for a in answers for t in (*evidence_spans(a), a)]
-        if texts:
-            self.embedder.embed(texts)
+        if answers:
+            self.embedder.embed_answers([(a, evidence_spans(a)) for a in answers])
 
     def evidence(self, rubric: Rubric, question_id: str, answer: str,
                  only: Collection[str] | None = None) -> Evidence:
@@ -171,7 +170,7 @@ class Grader:
         fixed += [question_profile(q) for q in siblings]
         # rubric texts come from the caches (memory, then disk); only the answer is encoded
         vectors = np.vstack([self.embedder.embed(fixed, persist=True),
-                             self.embedder.embed(spans + [answer])])
+                             self.embedder.embed_answers([(answer, spans)])[0]])
         n_alias = sum(len(t) for t in alias_lists)
         alias_vecs = vectors[:n_alias]
         q_vec, own_vec = vectors[n_alias], vectors[n_alias + 1]
