@@ -7,6 +7,8 @@ Hessian补偿）`` stay whole, because a point cut inside its parentheses means 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 
 _PAIRS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "『": "』", "“": "”"}
 
@@ -21,34 +23,68 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_RE.search(text))
 
 
-def _depth_walk(text: str):
-    """Yield ``(index, char, depth)``; depth counts open brackets (quotes excluded)."""
+_BRACKET_RE = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]")
+
+
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """Character ranges ``[open, close]`` that lie inside brackets (quotes included), brackets
+    themselves included; an unclosed bracket runs to the end.
+
+    Grading segments every answer, so this visits only the bracket characters (found by one
+    regex) instead of walking the text a character at a time.
+    """
     stack: list[str] = []
-    for i, ch in enumerate(text):
+    ranges: list[tuple[int, int]] = []
+    opened = 0
+    for m in _BRACKET_RE.finditer(text):
+        ch, i = m.group(), m.start()
         if ch in _PAIRS:
+            if not stack:
+                opened = i
             stack.append(_PAIRS[ch])
-            yield i, ch, len(stack)
-            continue
-        if stack and ch == stack[-1]:
+        elif stack and ch == stack[-1]:
             stack.pop()
-            yield i, ch, len(stack) + 1
-            continue
-        yield i, ch, len(stack)
+            if not stack:
+                ranges.append((opened, i))
+    if stack:
+        ranges.append((opened, len(text)))
+    return ranges
+
+
+@lru_cache(maxsize=32)
+def _char_class(chars: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(chars) + "]")
+
+
+def _top_level(text: str, chars: str) -> list[int]:
+    """Positions of any char of ``chars`` in ``text`` that is not inside brackets."""
+    hits = [m.start() for m in _char_class(chars).finditer(text)]
+    if not hits:
+        return hits
+    ranges = _bracketed(text)
+    if not ranges:
+        return hits
+    starts = [lo for lo, _ in ranges]
+    out = []
+    for i in hits:
+        k = bisect_right(starts, i) - 1
+        if k < 0 or i > ranges[k][1]:
+            out.append(i)
+    return out
 
 
 def split_top_level(text: str, separators: str) -> list[str]:
     """Split on any char of ``separators`` that is not inside brackets; drop empty parts."""
     parts, start = [], 0
-    for i, ch, depth in _depth_walk(text):
-        if depth == 0 and ch in separators:
-            parts.append(text[start:i])
-            start = i + 1
+    for i in _top_level(text, separators):
+        parts.append(text[start:i])
+        start = i + 1
     parts.append(text[start:])
     return [p.strip() for p in parts if p.strip()]
 
 
 def has_top_level(text: str, chars: str) -> bool:
-    return any(depth == 0 and ch in chars for _, ch, depth in _depth_walk(text))
+    return bool(_top_level(text, chars))
 
 
 def _english_period_ends(text: str, i: int) -> bool:
@@ -68,9 +104,8 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         start = 0
-        for i, ch, depth in _depth_walk(line):
-            end = ch in SENTENCE_END or (ch == "." and _english_period_ends(line, i))
-            if end and depth == 0:
+        for i in _top_level(line, SENTENCE_END + "."):
+            if line[i] in SENTENCE_END or _english_period_ends(line, i):
                 piece = line[start:i + 1].strip()
                 if piece:
                     out.append(piece)

@@ -27,7 +27,7 @@ grader falls back to encoding spans one by one) if the internals ever differ.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, pairwise
 
 import numpy as np
 
@@ -160,7 +160,7 @@ class _Layout:
             ids = [_BOS]
             edges = [lo, *(e for e in inner_edges if lo < e < hi), hi]
             token_at[(s, lo)] = 1
-            for a, b in zip(edges, edges[1:]):
+            for a, b in pairwise(edges):
                 piece = text[a:b]
                 if piece.strip():
                     ids += tokenize(piece)

@@ -40,3 +40,32 @@ def test_split_top_level_ignores_separators_inside_brackets() -> None:
 def test_segments_include_sentences_and_clauses_once() -> None:
     segs = segments("用混合精度，省显存。用混合精度，省显存。- 梯度累积")
     assert segs == ["用混合精度，省显存", "用混合精度", "省显存", "梯度累积"]
+
+
+def _reference_top_level(text: str, chars: str) -> list[int]:
+    """The character-by-character bracket walk the fast path replaced, kept as the oracle."""
+    from interviewer.textseg import _PAIRS
+
+    stack: list[str] = []
+    out = []
+    for i, ch in enumerate(text):
+        if ch in _PAIRS:
+            stack.append(_PAIRS[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+        elif not stack and ch in chars:
+            out.append(i)
+    return out
+
+
+def test_top_level_positions_match_a_plain_bracket_walk() -> None:
+    import random
+
+    from interviewer.textseg import _top_level
+
+    rng = random.Random(7)
+    alphabet = "（）()【】「」『』“”[]，。；;:：、.!? a中\n"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        for chars in ("，,；;：:、", "。！？!?；;."):
+            assert _top_level(text, chars) == _reference_top_level(text, chars), text
