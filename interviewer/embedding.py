@@ -53,6 +53,11 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
+    # Optional: ``embed_answers([(text, spans), ...])`` returning, per text, its spans'
+    # vectors then its own. An encoder that can pool spans from one pass over the text
+    # provides it (USE does, see interviewer/use_spans.py); for any other, the
+    # CachingEmbedder encodes the spans as texts.
+
 
 def resolve_model(name: str) -> tuple[str, str]:
     """``(model_id, what sentence-transformers should load)`` for a configured name.
@@ -182,6 +187,7 @@ class USEEmbedder(_LazyModel):
         super().__init__()
         self._threads = threads or encoder_threads()
         self._pool_spans = pool_spans  # False: encode every span alone (for comparison)
+        self._projections = None  # use_spans.ProjectionCache, made on first use
 
     def _build(self):
         try:
@@ -206,11 +212,13 @@ class USEEmbedder(_LazyModel):
         backend = getattr(self._model, "_model", None)
         if not self._pool_spans or not use_spans.supported(backend):
             return [self.embed([*spans, text]) for text, spans in items]
+        if self._projections is None:
+            self._projections = use_spans.ProjectionCache()
         limit = getattr(backend, "_threadpool", None)
         if limit is None:
-            return use_spans.pooled_vectors(backend, items)
+            return use_spans.pooled_vectors(backend, items, self._projections)
         with limit(limits=self._threads, user_api="blas"):
-            return use_spans.pooled_vectors(backend, items)
+            return use_spans.pooled_vectors(backend, items, self._projections)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.load()

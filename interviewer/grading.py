@@ -1,7 +1,7 @@
 """Scoring an answer for key-point coverage.
 
-For each rubric point the grader finds the answer span (sentence, clause or pair of
-adjacent clauses) that expresses it best, computes evidence features for that match
+For each rubric point the grader finds the answer span (sentence or clause) that
+expresses it best, computes evidence features for that match
 (:mod:`interviewer.features`), and lets the model's calibrated scorer turn them into
 covered / partial / missed. The score is the weighted mean of credits (covered 1,
 partial 0.5). The answer is only ever embedded and compared: nothing in it is read as

@@ -104,3 +104,16 @@ def test_the_caching_embedder_pools_once_per_answer_and_falls_back_without_pooli
     # pooled and alone agree on the whole answer's direction and closely on the spans
     assert float(first[-1] @ alone[-1]) > 0.95
     assert float(np.mean((first * alone).sum(axis=1))) > 0.95
+
+
+@pytest.mark.parametrize("slots", [4, 2048])  # 4: almost every token collides with another
+def test_the_projection_cache_changes_no_vector(use, slots) -> None:
+    cache = use_spans.ProjectionCache(slots)
+    items = [(ANSWER, evidence_spans(ANSWER)), ("张量并行把矩阵乘切到多张卡上。", ["张量并行把矩阵乘切到多张卡上"])]
+    plain = use_spans.pooled_vectors(_backend(use), items)
+    for _ in range(2):  # cold, then warm
+        cached = use_spans.pooled_vectors(_backend(use), items, cache)
+        for a, b in zip(plain, cached):
+            np.testing.assert_allclose(a, b, atol=1e-5)
+    filled = cache.tags[cache.tags >= 0]
+    assert len(filled) == min(slots, len(filled)) and np.all(filled % slots == np.flatnonzero(cache.tags >= 0))
