@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -215,9 +216,7 @@ class USEEmbedder(_LazyModel):
         if self._projections is None:
             self._projections = use_spans.ProjectionCache()
         limit = getattr(backend, "_threadpool", None)
-        if limit is None:
-            return use_spans.pooled_vectors(backend, items, self._projections)
-        with limit(limits=self._threads, user_api="blas"):
+        with nullcontext() if limit is None else limit(limits=self._threads, user_api="blas"):
             return use_spans.pooled_vectors(backend, items, self._projections)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

