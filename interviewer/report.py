@@ -91,6 +91,19 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
 # ---------------------------------------------------------------- markdown
 
 
+def _meta_items(interview: Interview, meta: ReportMeta, d: dict) -> list[tuple[str, str]]:
+    """The report's header facts as (label, plain text), for each format to escape its way."""
+    s = d["session"]
+    items = [("Date", interview.started_at.astimezone().strftime("%Y-%m-%d %H:%M")),
+             ("Bank", s["bank"]["id"]), ("Duration", _clock(s["duration_s"]))]
+    if meta.model_id:
+        items.append(("Grading model", meta.model_id))
+    if meta.llm:
+        items.append(("Follow-up model",
+                      f"{meta.llm.get('model') or ''} at {meta.llm.get('base_url') or ''}"))
+    return items
+
+
 def _md(text: str | None) -> str:
     """Inline Markdown-safe text: specials escaped, newlines folded (for tables and lists)."""
     out = (text or "").replace("\\", "\\\\")
@@ -102,14 +115,8 @@ def _md(text: str | None) -> str:
 def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
     d = to_data(interview, meta)
     s = d["session"]
-    lines = [f"# Mock interview: {_md(s['bank']['title'])}", "",
-             f"- Date: {interview.started_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
-             f"- Bank: {_md(s['bank']['id'])}",
-             f"- Duration: {_clock(s['duration_s'])}"]
-    if meta.model_id:
-        lines.append(f"- Grading model: {_md(meta.model_id)}")
-    if meta.llm:
-        lines.append(f"- Follow-up model: {_md(meta.llm.get('model'))} at {_md(meta.llm.get('base_url'))}")
+    lines = [f"# Mock interview: {_md(s['bank']['title'])}", ""]
+    lines += [f"- {label}: {_md(value)}" for label, value in _meta_items(interview, meta, d)]
     lines += [f"- Overall score: {d['overall_score']:.0%}"]
     if d["mastery"]:
         lines.append("- Mastery (points whose last two reviews were covered): "
@@ -200,15 +207,8 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
            "style-src 'unsafe-inline'\">",
            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>{_e(title)}</h1>", '<ul class="meta">',
-           f"<li>Date: {_e(interview.started_at.astimezone().strftime('%Y-%m-%d %H:%M'))}</li>",
-           f"<li>Bank: {_e(s['bank']['id'])}</li>",
-           f"<li>Duration: {_e(_clock(s['duration_s']))}</li>"]
-    if meta.model_id:
-        out.append(f"<li>Grading model: {_e(meta.model_id)}</li>")
-    if meta.llm:
-        out.append(f"<li>Follow-up model: {_e(meta.llm.get('model'))} at "
-                   f"{_e(meta.llm.get('base_url'))}</li>")
+           f"<h1>{_e(title)}</h1>", '<ul class="meta">']
+    out += [f"<li>{label}: {_e(value)}</li>" for label, value in _meta_items(interview, meta, d)]
     if d["mastery"]:
         out.append("<li>Mastery: " + _e(", ".join(f"{k} {v:.0%}" for k, v in d["mastery"].items()))
                    + "</li>")
