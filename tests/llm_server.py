@@ -52,13 +52,7 @@ class ChatServer:
                 if reply.status != 200:
                     payload = json.dumps({"error": {"message": f"scripted {reply.status}",
                                                     "type": "test"}}).encode()
-                    self.send_response(reply.status)
-                    for k, v in reply.headers.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
+                    self._send_json(payload, reply.status, reply.headers)
                     return
                 streaming = body.get("stream", False) if reply.stream is None else reply.stream
                 if streaming:
@@ -71,11 +65,7 @@ class ChatServer:
                 time.sleep(server.embedding_delay)
                 if server.embedding_status != 200:
                     payload = json.dumps({"error": {"message": "scripted"}}).encode()
-                    self.send_response(server.embedding_status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
+                    self._send_json(payload, server.embedding_status)
                     return
                 from fakes import BigramEmbedder
 
@@ -86,11 +76,7 @@ class ChatServer:
                                                 "embedding": v.tolist()}
                                                for i, v in reversed(list(enumerate(vectors)))],
                                       "usage": {"prompt_tokens": 0, "total_tokens": 0}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                self._send_json(payload)
 
             def _json(self, reply: Reply, body: dict) -> None:
                 payload = json.dumps({
@@ -99,7 +85,13 @@ class ChatServer:
                     "choices": [{"index": 0, "finish_reason": "stop",
                                  "message": {"role": "assistant", "content": reply.content}}],
                 }).encode()
-                self.send_response(200)
+                self._send_json(payload)
+
+            def _send_json(self, payload: bytes, status: int = 200,
+                           headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()

@@ -206,11 +206,7 @@ async def test_markup_like_input_shows_literally_and_cannot_crash(settings) -> N
         assert str(app.screen.query_one("#answer-text", Static).content) == nasty
         await pilot.press("n")
         await wait_for(pilot, lambda: asking(app))
-        await type_answer(pilot, nasty)
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        await answer_to_summary(pilot, app, nasty)
 
 
 async def test_bank_text_with_markup_renders_literally(settings) -> None:
@@ -272,7 +268,7 @@ async def test_quitting_mid_question_asks_first(settings) -> None:
 
 
 async def answer_to_summary(pilot, app, text: str) -> None:
-    """Answer the only question and move on to the summary."""
+    """Answer the current (last) question and move on to the summary."""
     await wait_for(pilot, lambda: app.model_status == "ready")
     await type_answer(pilot, text)
     await pilot.press("ctrl+s")

@@ -317,13 +317,20 @@ class InterviewScreen(Screen):
         else:
             self.query_one("#answer", TextArea).call_later(self._submit, allow_empty=False)
 
-    def _submit(self, allow_empty: bool) -> None:
-        if self.waiting or self.mode != "question":
-            return
-        text = self.query_one("#answer", TextArea).text
+    def _typed(self, box: str, allow_empty: bool) -> str | None:
+        """The text of answer box ``box``, or None (with a warning) if it is empty and must not be."""
+        text = self.query_one(box, TextArea).text
         if not text.strip() and not allow_empty:
             self.notify("The answer is empty: type something first, or F3 to skip.",
                         severity="warning")
+            return None
+        return text
+
+    def _submit(self, allow_empty: bool) -> None:
+        if self.waiting or self.mode != "question":
+            return
+        text = self._typed("#answer", allow_empty)
+        if text is None:
             return
         self._stop_clocks()
         self.save_now()
@@ -423,10 +430,8 @@ class InterviewScreen(Screen):
         countdown = getattr(self, "followup_countdown", None)
         if self.waiting or countdown is None:
             return
-        text = self.query_one("#followup-answer", TextArea).text
-        if not text.strip() and not allow_empty:
-            self.notify("The answer is empty: type something first, or F3 to skip.",
-                        severity="warning")
+        text = self._typed("#followup-answer", allow_empty)
+        if text is None:
             return
         countdown.pause()
         self.waiting = True
