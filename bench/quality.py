@@ -27,9 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interviewer.bank import BankCatalog  # noqa: E402
-from interviewer.calibration import CREDIT, SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
+from interviewer.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
 from interviewer.evaluation import AnswerOutcome, Report, report  # noqa: E402
 from interviewer.features import FEATURES  # noqa: E402
+from interviewer.grades import CREDIT  # noqa: E402
 from interviewer.grading import Grader  # noqa: E402
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
 

@@ -42,7 +42,7 @@ Bare().run(headless=True)
 INTERVIEWER = """
 import os, time
 t0 = float(os.environ["BENCH_T0"])
-from interviewer.cli import _catalog, _make_grader
+from interviewer.cli import _catalog, _deferred_grader
 from interviewer.config import discover_settings
 from interviewer.session import SetupChoices, make_plan
 from interviewer.tui.app import make_app
@@ -51,7 +51,7 @@ settings = discover_settings()
 banks = _catalog(settings).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh")
 choices = SetupChoices(bank=bank.id)
-app = make_app(banks=banks, grader=_make_grader(settings), settings=settings,
+app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings,
                plan=make_plan(bank, choices), choices=choices)
 import asyncio
 async def pilot(p):

@@ -30,7 +30,7 @@ from pathlib import Path
 import yaml
 
 from interviewer.errors import BankError
-from interviewer.features import language_of
+from interviewer.language import language_of
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _QUESTION_HEADING = re.compile(r"^##(?!#)\s*(.*)$")

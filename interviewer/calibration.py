@@ -21,7 +21,6 @@ from interviewer.evaluation import f1
 from interviewer.features import FEATURES
 
 SHIPPED = Path(__file__).with_name("calibration.json")
-CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
 
 
 @dataclass(frozen=True)

@@ -251,6 +251,18 @@ def _make_grader(settings: Settings):
                   cache_dir=settings.data_dir / "cache")
 
 
+def _deferred_grader(settings: Settings):
+    """The TUI's grader, built in its loading worker: numpy and the encoder stay off the first frame.
+
+    The model name is checked now, so a name that cannot work fails before the TUI starts.
+    """
+    from interviewer.deferred import DeferredGrader
+    from interviewer.models import model_id_for
+
+    return DeferredGrader(lambda: _make_grader(settings),
+                          model_id_for(settings.model, settings.embedding_base_url))
+
+
 def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
     from interviewer.rubric import load_rubric, rubric_for_bank
 
@@ -274,7 +286,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         grade_items,
         parse_batch,
     )
-    from interviewer.grading import Grade
+    from interviewer.grades import Grade
 
     if not args.rubric:
         raise InputError("--answers needs --rubric (a rubric file or bank id)")
@@ -429,7 +441,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 
     if getattr(args, "drill_plan", None) is not None:
         plan, choices = args.drill_plan, args.drill_choices
-    app = make_app(banks=banks, grader=_make_grader(settings), settings=settings, plan=plan,
+    app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings, plan=plan,
                    choices=choices, store=Store.open(settings.data_dir),
                    resume=getattr(args, "resume_row", None))
     app.run()

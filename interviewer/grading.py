@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from interviewer.calibration import CREDIT, Scorer, scorer_for
+from interviewer.calibration import Scorer, scorer_for
 from interviewer.embedding import CachingEmbedder, Embedder
 from interviewer.features import (
     FEATURES,
@@ -25,70 +25,13 @@ from interviewer.features import (
     is_cross_lingual,
     lexical_recall,
 )
+from interviewer.grades import Grade, PointResult
 from interviewer.rubric import Point, QuestionRubric, Rubric
 from interviewer.textseg import evidence_spans
 
-VERDICTS = ("covered", "partial", "missed")
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
 PARROT_SIMILARITY = 0.8  # a span this close to the question is the question said again
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
-
-
-@dataclass(frozen=True)
-class PointResult:
-    point_id: str
-    text: str
-    group: str | None
-    weight: float
-    verdict: str
-    probability: float
-    similarity: float
-    evidence: str | None
-    reason: str
-
-    @property
-    def credit(self) -> float:
-        return CREDIT[self.verdict]
-
-
-@dataclass(frozen=True)
-class Grade:
-    question_id: str
-    answer: str
-    score: float
-    points: tuple[PointResult, ...]
-    model_id: str
-    calibration: str  # where the scorer's weights came from, or "uncalibrated"
-
-    def to_dict(self, item_id: object = None) -> dict:
-        """The batch-output schema, plus what a report needs to be rebuilt without regrading."""
-        out: dict = {} if item_id is None else {"id": item_id}
-        out.update({
-            "question_id": self.question_id,
-            "score": round(self.score, 4),
-            "model_id": self.model_id,
-            "calibration": self.calibration,
-            "points": [{"id": p.point_id, "verdict": p.verdict, "score": p.credit,
-                        "confidence": round(p.probability, 4),
-                        "similarity": round(p.similarity, 4), "evidence": p.evidence,
-                        "reason": p.reason, "text": p.text, "group": p.group,
-                        "weight": p.weight}
-                       for p in self.points],
-        })
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict, answer: str) -> Grade:
-        points = tuple(PointResult(
-            point_id=str(p["id"]), text=str(p.get("text", p["id"])), group=p.get("group"),
-            weight=float(p.get("weight", 1.0)), verdict=str(p["verdict"]),
-            probability=float(p.get("confidence", 0.0)), similarity=float(p.get("similarity", 0.0)),
-            evidence=p.get("evidence"), reason=str(p.get("reason", "")))
-            for p in data.get("points", []))
-        return cls(question_id=str(data["question_id"]), answer=answer,
-                   score=float(data["score"]), points=points,
-                   model_id=str(data.get("model_id", "")),
-                   calibration=str(data.get("calibration", "")))
 
 
 @dataclass(frozen=True)

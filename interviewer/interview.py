@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from interviewer.bank import Question
-from interviewer.calibration import CREDIT
-from interviewer.grading import Grade
+from interviewer.grades import CREDIT, Grade
 from interviewer.rubric import Rubric
 from interviewer.session import InterviewPlan
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from interviewer.bank import Bank, Question
-from interviewer.grading import Grade
+from interviewer.grades import Grade
 from interviewer.rubric import Rubric
 from interviewer.srs import PointState, Review, mastered, schedule
 from interviewer.store import Store

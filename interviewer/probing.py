@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from interviewer.config import LLMSettings
-from interviewer.features import language_of
-from interviewer.grading import Grade
+from interviewer.grades import Grade
+from interviewer.language import language_of
 from interviewer.rubric import Point, QuestionRubric
 
 MAX_FOLLOWUP_CHARS = 300

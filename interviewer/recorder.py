@@ -14,7 +14,7 @@ from datetime import datetime
 
 from interviewer.bank import Bank, BankCatalog, Question
 from interviewer.errors import InterviewerError
-from interviewer.grading import Grade
+from interviewer.grades import Grade
 from interviewer.interview import Attempt, FollowUpRound, Interview
 from interviewer.rubric import Rubric, points_fingerprint, rubric_for_bank
 from interviewer.session import InterviewPlan

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -21,15 +22,13 @@ from textual.screen import Screen
 from interviewer.bank import Bank
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
-from interviewer.grading import Grader
+from interviewer.grades import AnswerGrader, Grade
 from interviewer.interview import FollowUpRound, Interview
 from interviewer.recorder import Recorder, interview_from_session
-from interviewer.report import ReportMeta, write_report
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
 from interviewer.store import SessionRow, Store
 from interviewer.timer import Clock, Countdown, MonotonicClock
-from interviewer.probing import Prober, followup_language
 from interviewer.tui.messages import (
     AnswerGraded,
     FollowUpGraded,
@@ -39,11 +38,13 @@ from interviewer.tui.messages import (
     ModelReady,
 )
 from interviewer.tui.screens.confirm import ConfirmScreen
-from interviewer.tui.screens.help import HelpScreen
-from interviewer.tui.screens.history import HistoryScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
-from interviewer.tui.screens.summary import SummaryScreen
+
+# Imported where used: the report, the follow-up prober and the help, history and summary
+# screens are not needed for the first frame, and every import before it delays it.
+if TYPE_CHECKING:
+    from interviewer.probing import Prober
 
 
 class InterviewApp(App[int]):
@@ -56,7 +57,7 @@ class InterviewApp(App[int]):
 
     model_status: reactive[str] = reactive("loading")  # loading | ready | failed
 
-    def __init__(self, *, banks: list[Bank], grader: Grader, settings: Settings,
+    def __init__(self, *, banks: list[Bank], grader: AnswerGrader, settings: Settings,
                  choices: SetupChoices, store: Store, plan: InterviewPlan | None = None,
                  resume: SessionRow | None = None, clock: Clock | None = None,
                  prober: Prober | None = None) -> None:
@@ -145,7 +146,6 @@ class InterviewApp(App[int]):
 
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
-        from interviewer.grading import Grade
 
         assert self.interview is not None
         attempt = self.interview.attempts[index]
@@ -304,6 +304,8 @@ class InterviewApp(App[int]):
         assert self.interview is not None and self.prober is not None
         attempt = self.interview.attempts[index]
         question = self.interview.rubric.question(attempt.question.id)
+        from interviewer.probing import followup_language
+
         language = followup_language(question, self.interview.bank.language)
 
         def stream(text: str) -> None:
@@ -428,6 +430,8 @@ class InterviewApp(App[int]):
         assert self.interview is not None
         if self.recorder is not None:
             self.recorder.finish()
+        from interviewer.tui.screens.summary import SummaryScreen
+
         self._show(SummaryScreen(self.interview))
 
     def new_interview(self) -> None:
@@ -440,6 +444,8 @@ class InterviewApp(App[int]):
 
     def export_report(self) -> list[Path]:
         """Write the HTML and Markdown reports and say where they went."""
+        from interviewer.report import ReportMeta, write_report
+
         if self.interview is None:
             return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
@@ -462,6 +468,8 @@ class InterviewApp(App[int]):
     # ------------------------------------------------------------ app-wide actions
 
     def action_history(self) -> None:
+        from interviewer.tui.screens.history import HistoryScreen
+
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
 
@@ -488,6 +496,8 @@ class InterviewApp(App[int]):
         return out
 
     def action_help(self) -> None:
+        from interviewer.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -507,6 +517,8 @@ class InterviewApp(App[int]):
                          decide)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from interviewer.tui.screens.summary import SummaryScreen
+
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help", "Keys and what they do", self.action_help)
         yield SystemCommand("History", "Past sessions and scores over time", self.action_history)
@@ -532,7 +544,7 @@ class _Banks:
         return self._by_id[ref]
 
 
-def make_app(*, banks: list[Bank], grader: Grader, settings: Settings,
+def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
              plan: InterviewPlan | None = None, choices: SetupChoices | None = None,
              store: Store | None = None, resume: SessionRow | None = None,
              clock: Clock | None = None, prober: Prober | None = None) -> InterviewApp:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from interviewer.grading import Grade
+from interviewer.grades import Grade
 
 
 class ModelReady(Message):

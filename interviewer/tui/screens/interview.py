@@ -23,7 +23,7 @@ from interviewer.timer import Clock, Countdown
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
 
 if TYPE_CHECKING:
-    from interviewer.grading import Grade, PointResult
+    from interviewer.grades import Grade, PointResult
     from interviewer.interview import Attempt, Interview
     from interviewer.tui.app import InterviewApp
 
