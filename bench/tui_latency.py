@@ -1,6 +1,6 @@
 """How much the TUI adds: launch time and submit-to-feedback latency.
 
-    python bench/tui_latency.py [--runs 7] [--answers 20]
+    python bench/tui_latency.py [--runs 15] [--answers 20]
 
 1. Launch: time from process start to the first interactive question, against a bare
    Textual app's time to its first frame, both headless, interleaved, medians over runs.
@@ -84,8 +84,10 @@ def bench_launch(runs: int, home: str) -> dict:
         bare.append(launch(BARE, home))
         full.append(launch(INTERVIEWER, home))
     mb, mf = statistics.median(bare), statistics.median(full)
+    # each launch against the bare launch just before it: less sensitive to slow stretches
+    paired = statistics.median(f / b for b, f in zip(bare, full))
     return {"bare_first_frame_s": mb, "interviewer_first_question_s": mf, "ratio": mf / mb,
-            "runs": runs}
+            "paired_ratio_median": paired, "runs": runs}
 
 
 def bench_submit(n: int, home: str) -> dict:
@@ -160,7 +162,7 @@ def bench_submit(n: int, home: str) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--answers", type=int, default=20)
     args = parser.parse_args()
     import tempfile
