@@ -41,6 +41,21 @@ class FollowUpRound:
                    time_used=float(data.get("time_used", 0.0)))
 
 
+@dataclass(frozen=True)
+class MissedPoint:
+    question_id: str
+    text: str
+    times: int  # attempts that missed it unprompted
+    probed: int  # of those, how many a follow-up drew it out in
+
+    def describe(self) -> str:
+        """One line for the summary: the point, where, how often, and if probing helped."""
+        where = self.question_id + (f", {self.times}×" if self.times > 1 else "")
+        if self.probed:
+            where += ", said when probed" + (f" {self.probed}×" if self.times > 1 else "")
+        return f"{self.text}  ({where})"
+
+
 @dataclass
 class Attempt:
     question: Question
@@ -119,16 +134,25 @@ class Interview:
     def total_time(self) -> float:
         return sum(a.time_used for a in self.attempts)
 
-    def missed_most(self, limit: int = 5) -> list[tuple[str, str, int]]:
-        """``(question id, point text, times missed)``, most missed first, over all attempts."""
+    def missed_most(self, limit: int = 5) -> list[MissedPoint]:
+        """Points missed unprompted, most often first, over all attempts.
+
+        A point a follow-up drew out still counts as missed (the candidate did not say it
+        unprompted), but ``probed`` says how often that happened, so the summary can tell
+        "never said" from "said when asked".
+        """
         counts: Counter[tuple[str, str]] = Counter()
+        probed: Counter[tuple[str, str]] = Counter()
         for attempt in self.attempts:
             if attempt.grade is None:
                 continue
+            drawn_out = attempt.probed_verdicts()
             for p in attempt.grade.points:
                 if p.verdict == "missed":
                     counts[(attempt.question.id, p.text)] += 1
-        return [(qid, text, n) for (qid, text), n in counts.most_common(limit)]
+                    probed[(attempt.question.id, p.text)] += p.point_id in drawn_out
+        return [MissedPoint(qid, text, n, probed[(qid, text)])
+                for (qid, text), n in counts.most_common(limit)]
 
     def retry(self, attempt_index: int) -> int:
         """Append a new attempt at the same question; returns its index."""

@@ -438,3 +438,15 @@ async def test_keys_still_queued_when_ctrl_s_arrives_are_part_of_the_answer(sett
         await wait_for(pilot, lambda: feedback(app))
         assert app.interview.attempts[0].answer == text
         assert app.interview.attempts[0].grade.answer == text
+
+
+async def test_the_summary_table_follows_a_resize(settings) -> None:
+    app = build(settings, n=1)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await answer_to_summary(pilot, app, "KV Cache。")
+        table = app.screen.query_one(DataTable)
+        question = lambda: table.ordered_columns[-1].width  # noqa: E731
+        assert question() == 120 - 32
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: question() == 80 - 32)
+        assert table.row_count == 1 and table.has_focus

@@ -41,17 +41,26 @@ class SummaryScreen(Screen):
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
             yield Static("Points missed most", id="missed-title")
             missed = self.interview.missed_most()
-            text = "\n".join(f" ✗ {point}  ({qid}{f', {n}×' if n > 1 else ''})"
-                             for qid, point, n in missed) or " Nothing missed. Well done."
+            text = "\n".join(f" ✗ {m.describe()}" for m in missed) or " Nothing missed. Well done."
             yield Static(text, id="missed", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fill_table()
+        self.query_one(DataTable).focus()
+
+    def on_resize(self) -> None:
+        # the question column takes the width left over, so it follows the terminal's
+        self._fill_table()
+
+    def _fill_table(self) -> None:
         table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
         table.add_column("#")
         table.add_column("Score")
         table.add_column("Time")
-        table.add_column("Question", width=max(20, self.app.size.width - 32))
+        table.add_column("Question", width=max(20, self.size.width - 32))
         for n, a in enumerate(self.interview.attempts, start=1):
             if a.skipped:
                 score = "skipped"
@@ -63,7 +72,8 @@ class SummaryScreen(Screen):
             # cells given as Content are never parsed as markup
             table.add_row(str(n), score, format_clock(int(a.time_used)), Content(label),
                           key=str(n - 1))
-        table.focus()
+        if table.row_count:
+            table.move_cursor(row=min(cursor, table.row_count - 1))
 
     def action_export(self) -> None:
         self.app.export_report()  # type: ignore[attr-defined]
