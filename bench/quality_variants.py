@@ -1,0 +1,388 @@
+"""Variants of the default grader tried for answer MAE; none was adopted (BENCHMARKS.md).
+
+    python bench/quality_variants.py            # every variant, one table
+    python bench/quality_variants.py --minilm   # also the MiniLM ensemble (about a minute more)
+
+Each variant adds evidence to the default features, or changes how the scorer uses them.
+It is refitted and measured like bench/quality.py measures the default: dev-cv leaves one
+question out, held-out is the separate file. Answer-level recalibrations are fitted inside
+each fold too. The last table leaves one writer's file out, for the idf variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+import quality as Q  # bench/quality.py: the data, collection and metrics of the default
+
+from interviewer import grading
+from interviewer.bank import BankCatalog
+from interviewer.calibration import Scorer, fit_logistic, fit_thresholds
+from interviewer.embedding import CachingEmbedder, USEEmbedder
+from interviewer.evaluation import AnswerOutcome, report
+from interviewer.features import (
+    _CJK,
+    _CJK_RUN,
+    _LATIN_RUN,
+    _STOP,
+    _WORD,
+    MIN_CJK_FOR_BIGRAMS,
+    FEATURES,
+    AnswerText,
+    _squash,
+    _stem,
+)
+from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
+from interviewer.textseg import evidence_spans, segments, split_clauses, split_sentences, strip_punct
+
+LEX, HAS_LEX = FEATURES.index("lex"), FEATURES.index("has_lex")
+
+
+# ------------------------------------------------------------------ scorers
+
+
+class Soft:
+    """The shipped scorer: logistic regression on soft labels, two thresholds on p."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray) -> None:
+        self.mean, self.scale = x.mean(0), x.std(0)
+        self.scale[self.scale < 1e-9] = 1.0
+        self.w, self.b = fit_logistic(self._z(x), y)
+        self.hi, self.lo = fit_thresholds(self.p(x), y)
+
+    def _z(self, x: np.ndarray) -> np.ndarray:
+        return (x - self.mean) / self.scale
+
+    def p(self, x: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(self._z(x) @ self.w + self.b)))
+
+    def credit(self, x: np.ndarray) -> np.ndarray:
+        p = self.p(x)
+        return np.where(p >= self.hi, 1.0, np.where(p >= self.lo, 0.5, 0.0))
+
+
+class Ordinal(Soft):
+    """Two binary models, P(label >= 0.5) and P(label = 1), each with its own threshold."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray) -> None:
+        self.mean, self.scale = x.mean(0), x.std(0)
+        self.scale[self.scale < 1e-9] = 1.0
+        z = self._z(x)
+        self.half = fit_logistic(z, (y >= 0.5).astype(float))
+        self.full = fit_logistic(z, (y >= 1.0).astype(float))
+        grid = np.arange(0.05, 0.96, 0.025)
+        p1, p2 = self._ps(x)
+        _, self.t1, self.t2 = min((float(np.mean(np.abs(self._credit(p1, p2, a, b) - y))), a, b)
+                                  for a in grid for b in grid)
+
+    def _ps(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        z = self._z(x)
+        return tuple(1.0 / (1.0 + np.exp(-(z @ w + b))) for w, b in (self.half, self.full))
+
+    @staticmethod
+    def _credit(p1, p2, t1, t2) -> np.ndarray:
+        return np.where(p2 >= t2, 1.0, np.where(p1 >= t1, 0.5, 0.0))
+
+    def p(self, x: np.ndarray) -> np.ndarray:
+        return 0.5 * sum(self._ps(x))
+
+    def credit(self, x: np.ndarray) -> np.ndarray:
+        return self._credit(*self._ps(x), self.t1, self.t2)
+
+
+# ------------------------------------------------------------------ answer-level recalibration
+
+
+def fit_identity(s: np.ndarray, y: np.ndarray) -> Callable[[float], float]:
+    return lambda v: v
+
+
+def fit_least_squares(s: np.ndarray, y: np.ndarray) -> Callable[[float], float]:
+    a, b = np.linalg.lstsq(np.vstack([s, np.ones_like(s)]).T, y, rcond=None)[0]
+    return lambda v: float(np.clip(a * v + b, 0, 1))
+
+
+def fit_least_absolute(s: np.ndarray, y: np.ndarray) -> Callable[[float], float]:
+    a, b = 1.0, 0.0
+    for _ in range(50):  # iteratively reweighted least squares
+        w = np.sqrt(1 / np.maximum(np.abs(y - (a * s + b)), 1e-3))
+        a, b = np.linalg.lstsq(np.vstack([s, np.ones_like(s)]).T * w[:, None], y * w, rcond=None)[0]
+    return lambda v: float(np.clip(a * v + b, 0, 1))
+
+
+def fit_isotonic(s: np.ndarray, y: np.ndarray) -> Callable[[float], float]:
+    """Pool adjacent violators over the sorted scores; interpolate between block centres."""
+    order = np.argsort(s, kind="mergesort")
+    blocks: list[list[float]] = []  # [sum of y, count, first s, last s]
+    for i in order:
+        blocks.append([y[i], 1, s[i], s[i]])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            b2, b1 = blocks.pop(), blocks.pop()
+            blocks.append([b1[0] + b2[0], b1[1] + b2[1], b1[2], b2[3]])
+    xs = np.array([(b[2] + b[3]) / 2 for b in blocks])
+    ys = np.array([b[0] / b[1] for b in blocks])
+    return lambda v: float(np.interp(v, xs, ys))
+
+
+# ------------------------------------------------------------------ evidence beyond the default
+
+
+@dataclass
+class Split:
+    items: list[LabeledAnswer]
+    rows: list[np.ndarray]
+    labels: list[np.ndarray]
+    weights: list[np.ndarray]
+    extra: list[dict]
+
+
+def _units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
+    """The terms ``lexical_recall`` counts, each with whether the answer has it."""
+    out = []
+    chinese_point = bool(_CJK.search(point))
+    for run in _LATIN_RUN.findall(point):
+        words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
+        if not words:
+            continue
+        if chinese_point or answer.language != "en":
+            out.append(("r:" + _squash(run), _squash(run) in answer.squashed))
+        else:
+            out += [("w:" + _stem(w), _stem(w) in answer.stems) for w in words]
+    if answer.cjk >= MIN_CJK_FOR_BIGRAMS:
+        for run in _CJK_RUN.findall(point):
+            grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+            out += [("g:" + g, g in answer.raw) for g in grams]
+    return out
+
+
+_PROBES = (AnswerText.of("an english answer"), AnswerText.of("一个中文的回答"))
+
+
+def _idf_recall(point: str, answer: AnswerText, df: dict[str, int], n: int) -> float:
+    units = _units(point, answer)
+    if not units:
+        return 0.0
+    w = np.array([math.log(1 + n / df.get(k, 1)) for k, _ in units])
+    return float(w @ np.array([hit for _, hit in units], dtype=float) / w.sum())
+
+
+def _point_parts(text: str) -> list[str]:
+    """A point's smallest clauses (spans that contain no other span)."""
+    spans = [s for s in evidence_spans(text) if len(s) >= 2] or [text]
+    return [s for s in spans if not any(o != s and o in s for o in spans)] or spans
+
+
+def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCatalog,
+            minilm=None) -> Split:
+    ev = Q.collect(grader, items, catalog)
+    rubrics = rubrics_for(items, catalog)
+    extra = []
+    for item in items:
+        rubric = rubrics[item.bank]
+        points = rubric.question(item.question_id).points
+        bank_points = [p.text for q in rubric.questions for p in q.points]
+        df: dict[str, int] = {}
+        for text in bank_points:
+            for key in {k for probe in _PROBES for k, _ in _units(text, probe)}:
+                df[key] = df.get(key, 0) + 1
+        spans = evidence_spans(item.answer)
+        point_vecs = grader.embedder.embed([p.text for p in points])
+        x: dict = {"n_spans": len(spans), "length": len(item.answer)}
+        if spans:
+            vectors = grader.embedder.embed_answers([(item.answer, spans)])[0]
+            x["sims"], x["whole"] = point_vecs @ vectors[:-1].T, point_vecs @ vectors[-1]
+            parts = []
+            for p in points:
+                best = (grader.embedder.embed(_point_parts(p.text)) @ vectors[:-1].T).max(axis=1)
+                parts.append(best.mean())
+            x["parts"] = np.array(parts)
+        else:
+            x["sims"], x["whole"] = np.zeros((len(points), 0)), np.zeros(len(points))
+            x["parts"] = np.zeros(len(points))
+        prepared = AnswerText.of(item.answer)
+        x["idf"] = np.array([_idf_recall(p.text, prepared, df, len(bank_points)) for p in points])
+        if minilm is not None:
+            x["minilm"] = ((minilm.embed([p.text for p in points]) @ minilm.embed(spans).T).max(1)
+                           if spans else np.zeros(len(points)))
+        extra.append(x)
+    return Split(items, ev.rows, Q.labels_of(ev), ev.weights, extra)
+
+
+_JOINERS = re.compile(r"以及|再加上|加上|并且|和|与|及|\band\b|\bor\b|/|\+|&")
+
+
+def phrase_spans(text: str) -> list[str]:
+    """Sentences and clauses, plus clauses cut at conjunctions and list signs."""
+    seen = dict.fromkeys(segments(text))
+    for sentence in split_sentences(text):
+        for clause in split_clauses(sentence):
+            parts = [p for p in (strip_punct(p) for p in _JOINERS.split(clause)) if len(p) >= 2]
+            if len(parts) > 1:
+                seen.update(dict.fromkeys(parts))
+    return list(seen)
+
+
+@contextmanager
+def spans_by(function):
+    """Grade with another span function (the grader calls ``grading.evidence_spans``)."""
+    saved = grading.evidence_spans
+    grading.evidence_spans = function
+    try:
+        yield
+    finally:
+        grading.evidence_spans = saved
+
+
+# ------------------------------------------------------------------ variants
+
+
+def _col(rows: np.ndarray, *cols) -> np.ndarray:
+    return np.hstack([rows, *(np.asarray(c, dtype=float).reshape(-1, 1) for c in cols)])
+
+
+def _second_best(x: dict) -> np.ndarray:
+    sims = x["sims"]
+    return np.sort(sims, axis=1)[:, -2] if sims.shape[1] >= 2 else np.zeros(len(sims))
+
+
+def _context(rows: np.ndarray) -> np.ndarray:
+    e = rows[:, 0]
+    return (e.sum() - e) / max(1, len(e) - 1)
+
+
+def _with_idf(rows: np.ndarray, x: dict) -> np.ndarray:
+    out = rows.copy()
+    out[:, LEX] = np.where(rows[:, HAS_LEX] > 0, x["idf"], 0.0)
+    return out
+
+
+def _quadratic(rows: np.ndarray) -> np.ndarray:
+    i, j = np.triu_indices(rows.shape[1])
+    return np.hstack([rows, rows[:, i] * rows[:, j]])
+
+
+Transform = Callable[[np.ndarray, dict], np.ndarray]
+VARIANTS: list[tuple[str, Transform]] = [
+    ("shipped (for comparison)", lambda r, x: r),
+    ("+ similarity of the point to the whole answer", lambda r, x: _col(r, x["whole"])),
+    ("+ second-best span similarity", lambda r, x: _col(r, _second_best(x))),
+    ("+ answer context (mean similarity of the other points)", lambda r, x: _col(r, _context(r))),
+    ("+ similarity minus that context", lambda r, x: _col(r, r[:, 0] - _context(r))),
+    ("+ log of the span count", lambda r, x: _col(r, np.full(len(r), math.log1p(x["n_spans"])))),
+    ("+ log of the answer length", lambda r, x: _col(r, np.full(len(r), math.log1p(x["length"])))),
+    ("pairwise products of the features", lambda r, x: _quadratic(r)),
+    ("points cut into clauses, mean best match", lambda r, x: _col(r, x["parts"])),
+    ("term recall weighted by rarity (idf)", _with_idf),
+]
+
+
+def _score(model, rows: np.ndarray, w: np.ndarray) -> float:
+    return float(np.sum(model.credit(rows) * w) / np.sum(w))
+
+
+def _answer_label(lab: np.ndarray, w: np.ndarray) -> float:
+    return float(np.sum(lab * w) / np.sum(w))
+
+
+def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_identity):
+    rd = [transform(r, x) for r, x in zip(dev.rows, dev.extra)]
+    rh = [transform(r, x) for r, x in zip(held.rows, held.extra)]
+
+    def fitted(idx: list[int]):
+        m = model(np.vstack([rd[i] for i in idx]), np.concatenate([dev.labels[i] for i in idx]))
+        s = np.array([_score(m, rd[i], dev.weights[i]) for i in idx])
+        y = np.array([_answer_label(dev.labels[i], dev.weights[i]) for i in idx])
+        return m, post(s, y)
+
+    def result(split: Split, rows: list[np.ndarray], models: list) -> tuple[float, float]:
+        outcomes, credits, probs = [], [], []
+        for (m, f), it, x, lab, w in zip(models, split.items, rows, split.labels, split.weights):
+            credits.append(m.credit(x))
+            probs.append(m.p(x))
+            outcomes.append(AnswerOutcome(it.id, it.kind, it.lang, score=f(_score(m, x, w)),
+                                          label=_answer_label(lab, w)))
+        r = report(np.concatenate(credits), np.concatenate(probs), np.concatenate(split.labels),
+                   outcomes)
+        return r.answer_spearman, r.answer_mae
+
+    keys = [(it.bank, it.question_id) for it in dev.items]
+    folds = {k: fitted([i for i, kk in enumerate(keys) if kk != k]) for k in set(keys)}
+    everything = fitted(list(range(len(dev.items))))
+    return (result(dev, rd, [folds[k] for k in keys]),
+            result(held, rh, [everything] * len(held.items)))
+
+
+def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, float]]:
+    """Answer MAE of each writer's file, scored by a scorer fitted on the other files."""
+    items = dev.items + held.items
+    rows = [transform(r, x) for r, x in zip(dev.rows + held.rows, dev.extra + held.extra)]
+    labels, weights = dev.labels + held.labels, dev.weights + held.weights
+
+    def writer(it: LabeledAnswer) -> str:
+        for prefix in ("dev-notes", "dev-spoken", "dev"):
+            if it.id.startswith(prefix):
+                return prefix
+        return "held-out"
+
+    names = [writer(it) for it in items]
+    out = []
+    for name in ("dev", "dev-spoken", "dev-notes", "held-out"):
+        train = [i for i, n in enumerate(names) if n != name]
+        m = Soft(np.vstack([rows[i] for i in train]), np.concatenate([labels[i] for i in train]))
+        errors = [abs(_score(m, rows[i], weights[i]) - _answer_label(labels[i], weights[i]))
+                  for i, n in enumerate(names) if n == name]
+        out.append((name, float(np.mean(errors))))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--minilm", action="store_true", help="also MiniLM similarity as a feature")
+    args = parser.parse_args(argv)
+    catalog = BankCatalog([Q.ROOT / "bank"])
+    dev_items = [item for path in Q.DEV_FILES for item in load_labeled(path)]
+    held_items = load_labeled(Q.HELDOUT)
+    minilm = None
+    if args.minilm:
+        from interviewer.embedding import SentenceTransformerEmbedder
+
+        minilm = CachingEmbedder(SentenceTransformerEmbedder("minilm"))
+    grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
+    dev = collect(grader, dev_items, catalog, minilm)
+    held = collect(grader, held_items, catalog, minilm)
+    with spans_by(phrase_spans):
+        grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))  # answers cached by text
+        dev_p = collect(grader, dev_items, catalog)
+        held_p = collect(grader, held_items, catalog)
+
+    rows = [(name, measure(dev, held, t)) for name, t in VARIANTS]
+    if minilm is not None:
+        rows.append(("+ MiniLM similarity", measure(dev, held, lambda r, x: _col(r, x["minilm"]))))
+    rows.append(("clauses also cut at conjunctions and list signs",
+                 measure(dev_p, held_p, lambda r, x: r)))
+    rows.append(("two binary models instead of one on soft labels",
+                 measure(dev, held, lambda r, x: r, model=Ordinal)))
+    for name, post in (("least absolute deviation", fit_least_absolute),
+                       ("least squares", fit_least_squares), ("isotonic", fit_isotonic)):
+        rows.append((f"score recalibrated per answer, {name}",
+                     measure(dev, held, lambda r, x: r, post=post)))
+    print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'held-out ρ / MAE':>18}")
+    for name, ((cv_rho, cv_mae), (ho_rho, ho_mae)) in rows:
+        print(f"{name:<56} {cv_rho:7.3f} / {cv_mae:.3f} {ho_rho:9.3f} / {ho_mae:.3f}")
+    print("\nanswer MAE by writer's file left out (shipped / idf)")
+    shipped, idf = by_writer(dev, held, lambda r, x: r), by_writer(dev, held, _with_idf)
+    for (name, a), (_, b) in zip(shipped, idf):
+        print(f"  {name:<12} {a:.3f} / {b:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
