@@ -28,18 +28,7 @@ from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer, fit_logistic, fit_thresholds
 from interviewer.embedding import CachingEmbedder, USEEmbedder
 from interviewer.evaluation import AnswerOutcome, report
-from interviewer.features import (
-    _CJK,
-    _CJK_RUN,
-    _LATIN_RUN,
-    _STOP,
-    _WORD,
-    MIN_CJK_FOR_BIGRAMS,
-    FEATURES,
-    AnswerText,
-    _squash,
-    _stem,
-)
+from interviewer.features import FEATURES, AnswerText, lexical_units
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
 from interviewer.textseg import evidence_spans, segments, split_clauses, split_sentences, strip_punct
 
@@ -144,30 +133,11 @@ class Split:
     extra: list[dict]
 
 
-def _units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
-    """The terms ``lexical_recall`` counts, each with whether the answer has it."""
-    out = []
-    chinese_point = bool(_CJK.search(point))
-    for run in _LATIN_RUN.findall(point):
-        words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
-        if not words:
-            continue
-        if chinese_point or answer.language != "en":
-            out.append(("r:" + _squash(run), _squash(run) in answer.squashed))
-        else:
-            out += [("w:" + _stem(w), _stem(w) in answer.stems) for w in words]
-    if answer.cjk >= MIN_CJK_FOR_BIGRAMS:
-        for run in _CJK_RUN.findall(point):
-            grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
-            out += [("g:" + g, g in answer.raw) for g in grams]
-    return out
-
-
 _PROBES = (AnswerText.of("an english answer"), AnswerText.of("一个中文的回答"))
 
 
 def _idf_recall(point: str, answer: AnswerText, df: dict[str, int], n: int) -> float:
-    units = _units(point, answer)
+    units = lexical_units(point, answer)
     if not units:
         return 0.0
     w = np.array([math.log(1 + n / df.get(k, 1)) for k, _ in units])
@@ -191,7 +161,7 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
         bank_points = [p.text for q in rubric.questions for p in q.points]
         df: dict[str, int] = {}
         for text in bank_points:
-            for key in {k for probe in _PROBES for k, _ in _units(text, probe)}:
+            for key in {k for probe in _PROBES for k, _ in lexical_units(text, probe)}:
                 df[key] = df.get(key, 0) + 1
         spans = evidence_spans(item.answer)
         point_vecs = grader.embedder.embed([p.text for p in points])

@@ -40,6 +40,11 @@ MIN_CJK_FOR_BIGRAMS = 4  # an answer with fewer CJK characters is read as Englis
 
 
 def _stem(word: str) -> str:
+    """Suffix stripping, deliberately crude: ``states`` and ``state`` do not meet.
+
+    A fuller stemmer that joins such pairs measured worse (BENCHMARKS.md, session 3): more
+    term matches in poor answers. Measure before making it smarter.
+    """
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > 4 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -68,31 +73,35 @@ class AnswerText:
                    language=language_of(answer), cjk=cjk_count(answer))
 
 
-def lexical_recall(point: str, answer: AnswerText) -> float | None:
-    """Share of the point's terms present in the answer; None when none are comparable.
+def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
+    """The point's terms comparable with this answer, each with whether the answer has it.
 
     Latin runs inside a Chinese point (``Flash Attention``, ``torch.compile``) are names and
     match whole; an English point is matched word by word (stems, no stop words); Chinese is
-    matched by character bigrams, but only when the answer itself has Chinese in it.
+    matched by character bigrams, but only when the answer itself has Chinese in it. Keys
+    name the term and how it was matched (``r:`` a whole run, ``w:`` a stem, ``g:`` a bigram).
     """
-    units = hits = 0
+    units: list[tuple[str, bool]] = []
     chinese_point = bool(_CJK.search(point))
     for run in _LATIN_RUN.findall(point):
         words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
         if not words:
             continue
         if chinese_point or answer.language != "en":
-            units += 1
-            hits += _squash(run) in answer.squashed
+            units.append(("r:" + _squash(run), _squash(run) in answer.squashed))
         else:
-            units += len(words)
-            hits += sum(_stem(w) in answer.stems for w in words)
+            units += [("w:" + _stem(w), _stem(w) in answer.stems) for w in words]
     if answer.cjk >= MIN_CJK_FOR_BIGRAMS:
         for run in _CJK_RUN.findall(point):
             grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
-            units += len(grams)
-            hits += sum(g in answer.raw for g in grams)
-    return hits / units if units else None
+            units += [("g:" + g, g in answer.raw) for g in grams]
+    return units
+
+
+def lexical_recall(point: str, answer: AnswerText) -> float | None:
+    """Share of the point's terms present in the answer; None when none are comparable."""
+    units = lexical_units(point, answer)
+    return sum(hit for _, hit in units) / len(units) if units else None
 
 
 def is_cross_lingual(point: str, answer: AnswerText) -> bool:
