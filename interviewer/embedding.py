@@ -18,9 +18,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from interviewer.errors import ModelError
-from interviewer.models import (  # noqa: F401 (MINILM_ID, DEFAULT_MODEL_ID re-exported)
-    DEFAULT_MODEL_ID,
-    MINILM_ID,
+from interviewer.models import (
     OPENAI_PREFIX,
     USE_ID,
     USE_NAMES,

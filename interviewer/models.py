@@ -13,9 +13,8 @@ from interviewer.errors import ModelError
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
 USE_ID = "google/universal-sentence-encoder-multilingual-3"
-# The default is multilingual: the shipped bank is Chinese and candidates answer in either
-# language (see BENCHMARKS.md for the comparison that chose it).
-DEFAULT_MODEL_ID = USE_ID
+# The default model is multilingual: the shipped bank is Chinese and candidates answer in
+# either language (see BENCHMARKS.md for the comparison that chose it).
 USE_NAMES = ("default", "use", USE_ID)
 OPENAI_PREFIX = "openai:"
 

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
-from interviewer.embedding import MINILM_ID, USE_ID
+
 from interviewer.grading import Grader
+from interviewer.models import MINILM_ID, USE_ID
 from interviewer.rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
