@@ -146,7 +146,6 @@ class InterviewApp(App[int]):
 
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
-
         assert self.interview is not None
         attempt = self.interview.attempts[index]
         earlier = [a for a in self.interview.attempts[:index]
@@ -301,11 +300,11 @@ class InterviewApp(App[int]):
     @work(thread=True, exclusive=True, group="probe", exit_on_error=False)
     def ask_followup(self, index: int) -> None:
         """Write the follow-up in a worker; its text streams to the screen as it arrives."""
+        from interviewer.probing import followup_language
+
         assert self.interview is not None and self.prober is not None
         attempt = self.interview.attempts[index]
         question = self.interview.rubric.question(attempt.question.id)
-        from interviewer.probing import followup_language
-
         language = followup_language(question, self.interview.bank.language)
 
         def stream(text: str) -> None:
@@ -427,11 +426,11 @@ class InterviewApp(App[int]):
             self._show(InterviewScreen(self.interview, index, self.clock))
 
     def finish(self) -> None:
+        from interviewer.tui.screens.summary import SummaryScreen
+
         assert self.interview is not None
         if self.recorder is not None:
             self.recorder.finish()
-        from interviewer.tui.screens.summary import SummaryScreen
-
         self._show(SummaryScreen(self.interview))
 
     def new_interview(self) -> None:
