@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -60,6 +60,7 @@ class Bank:
     questions: tuple[Question, ...]
     path: Path | None = None
     description: str = ""
+    parts: tuple[Bank, ...] = ()  # the banks an interview over several banks draws from
 
     def question(self, question_id: str) -> Question:
         for q in self.questions:
@@ -295,6 +296,33 @@ def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None
                 path=path, description="\n".join(header[1:]))
 
 
+# ---------------------------------------------------------------- several banks at once
+
+COMBINE_SEP = "+"  # ``ai-infra-zh+llm-systems-en``: one interview over both banks
+QUESTION_SEP = ":"  # a question of a combined bank is ``<bank id>:<question id>``
+
+
+def combine_banks(banks: list[Bank]) -> Bank:
+    """One bank over several, for an interview that mixes them; a single bank is itself.
+
+    Question ids get their bank's id in front, so that ``q01`` of two banks stay apart in the
+    plan, the session record and the rubric (:func:`interviewer.rubric.rubric_for_bank`
+    combines the banks' own rubric files the same way).
+    """
+    unique = list({b.id: b for b in banks}.values())
+    if len(unique) == 1:
+        return unique[0]
+    if not unique:
+        raise BankError("no banks to combine")
+    languages = {b.language for b in unique}
+    questions = tuple(replace(q, id=f"{b.id}{QUESTION_SEP}{q.id}")
+                      for b in unique for q in b.questions)
+    return Bank(id=COMBINE_SEP.join(b.id for b in unique),
+                title=" + ".join(b.title for b in unique),
+                language=languages.pop() if len(languages) == 1 else unique[0].language,
+                questions=questions, parts=tuple(unique))
+
+
 # ---------------------------------------------------------------- discovery
 
 
@@ -320,7 +348,9 @@ class BankCatalog:
         return list(by_id.values())
 
     def resolve(self, ref: str) -> Bank:
-        """A bank by path, or by id among the catalog's banks."""
+        """A bank by path, or by id among the catalog's banks; ``a+b`` combines banks a and b."""
+        if COMBINE_SEP in ref and not Path(ref).expanduser().exists():
+            return combine_banks([self.resolve(part) for part in ref.split(COMBINE_SEP) if part])
         candidate = Path(ref).expanduser()
         if candidate.suffix == ".md" or candidate.exists() or "/" in ref:
             return load_bank(candidate)

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_run_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bank", help="bank id or path")
+    p.add_argument("--bank", help="bank id or path; a+b mixes the questions of banks a and b")
     p.add_argument("--count", type=int, help="number of questions")
     p.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m or 90s")
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
@@ -428,9 +428,9 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     choices = load_choices(settings.data_dir, settings.bank)
     explicit = any(getattr(args, name, None) for name in ("bank", "count", "time_limit", "tag"))
     if explicit:
-        bank = catalog.resolve(settings.bank)
-        if bank.id not in {b.id for b in banks}:
-            banks.append(bank)
+        bank = catalog.resolve(settings.bank)  # ``a+b``: one interview over banks a and b
+        known = {b.id for b in banks}
+        banks += [b for b in bank.parts or (bank,) if b.id not in known]
         choices = SetupChoices(bank=bank.id, tags=tuple(getattr(args, "tag", []) or ()),
                                count=settings.count, shuffle=bool(settings.shuffle),
                                time_limit=settings.time_limit, total_limit=None,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from interviewer.bank import Bank, Question, read_text
+from interviewer.bank import QUESTION_SEP, Bank, Question, read_text
 from interviewer.errors import RubricError
 from interviewer.paths import rubric_path_for
 from interviewer.textseg import (
@@ -479,8 +479,27 @@ class LoadedRubric:
     warnings: list[str]
 
 
+def _combined_rubric(bank: Bank) -> LoadedRubric:
+    questions: list[QuestionRubric] = []
+    warnings: list[str] = []
+    for part in bank.parts:
+        loaded = rubric_for_bank(part)
+        warnings += loaded.warnings
+        prefix = part.id + QUESTION_SEP
+        questions += [replace(q, id=prefix + q.id,
+                              points=tuple(replace(p, id=prefix + p.id) for p in q.points))
+                      for q in loaded.rubric.questions]
+    return LoadedRubric(Rubric(bank=bank.id, questions=tuple(questions)), warnings)
+
+
 def rubric_for_bank(bank: Bank, rubric_path: Path | None = None) -> LoadedRubric:
-    """The bank's rubric file, checked against the bank; missing parts are extracted on the fly."""
+    """The bank's rubric file, checked against the bank; missing parts are extracted on the fly.
+
+    A combined bank (:func:`interviewer.bank.combine_banks`) gets its banks' own rubrics,
+    with question and point ids prefixed by their bank's id as its questions are.
+    """
+    if bank.parts:
+        return _combined_rubric(bank)
     path = rubric_path or (rubric_path_for(bank.path, bank.id) if bank.path else None)
     if path is None or not path.exists():
         fresh = build_rubric(bank).rubric

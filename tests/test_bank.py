@@ -139,3 +139,26 @@ def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:
     assert catalog.resolve(str(ROOT / "bank" / "ai-infra-zh.md")).id == "ai-infra-zh"
     with pytest.raises(BankError, match="no bank with id 'nope'.*ai-infra-zh"):
         catalog.resolve("nope")
+
+
+def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
+    from interviewer.bank import BankCatalog, combine_banks
+    from interviewer.rubric import rubric_for_bank
+
+    catalog = BankCatalog([ROOT / "bank"])
+    zh, en = catalog.resolve("ai-infra-zh"), catalog.resolve("llm-systems-en")
+    assert combine_banks([zh]) is zh and combine_banks([zh, zh]) is zh
+    both = catalog.resolve("ai-infra-zh+llm-systems-en")
+    assert both.id == "ai-infra-zh+llm-systems-en" and both.parts == (zh, en)
+    assert len(both.questions) == len(zh.questions) + len(en.questions)
+    assert both.questions[0].id == f"ai-infra-zh:{zh.questions[0].id}"
+    assert both.question(f"llm-systems-en:{en.questions[0].id}").text == en.questions[0].text
+    # the rubric is the banks' own rubric files, with the same prefixes
+    loaded = rubric_for_bank(both)
+    own = rubric_for_bank(en).rubric.questions[0]
+    mixed = loaded.rubric.question(f"llm-systems-en:{own.id}")
+    assert [p.text for p in mixed.points] == [p.text for p in own.points]
+    assert [p.id for p in mixed.points] == [f"llm-systems-en:{p.id}" for p in own.points]
+    assert loaded.warnings == []
+    with pytest.raises(BankError, match="no bank with id 'nope'"):
+        catalog.resolve("ai-infra-zh+nope")

@@ -450,3 +450,61 @@ async def test_the_summary_table_follows_a_resize(settings) -> None:
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: question() == 80 - 32)
         assert table.row_count == 1 and table.has_focus
+
+
+async def test_an_interview_over_two_banks_from_setup_to_resume(settings) -> None:
+    from textual.widgets import SelectionList
+
+    from interviewer.store import Store
+
+    first = build(settings, plan=False)
+    async with first.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(first, SetupScreen))
+        first.screen.query_one("#bank", SelectionList).select("llm-systems-en")
+        await pilot.pause()
+        first.screen.query_one("#count", Input).value = ""  # all questions of both banks
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: asking(first))
+        plan = first.interview.plan
+        assert plan.bank.id == "ai-infra-zh+llm-systems-en"
+        assert {q.id.split(":")[0] for q in plan.questions} == {"ai-infra-zh", "llm-systems-en"}
+        await wait_for(pilot, lambda: first.model_status == "ready")
+        await type_answer(pilot, "KV Cache、量化。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(first))
+        assert first.interview.attempts[0].grade.points[0].point_id.startswith("ai-infra-zh:")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(first, 1))
+        await type_answer(pilot, "半句")
+        first.screen.save_now()
+        first.recorder.close()  # the process dies mid-question
+    first.store.close()
+    saved = json.loads((settings.data_dir / "last_setup.json").read_text(encoding="utf-8"))
+    assert saved["bank"] == "ai-infra-zh+llm-systems-en"
+    second = build(settings, plan=False)
+    async with second.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(second, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: asking(second, 1))
+        assert second.screen.query_one(TextArea).text == "半句"
+        assert second.interview.rubric.bank == "ai-infra-zh+llm-systems-en"
+        assert second.interview.attempts[0].grade is not None
+        second.recorder.close()
+    assert Store.open(settings.data_dir).interrupted()
+
+
+async def test_setup_remembers_two_banks_and_needs_at_least_one(settings) -> None:
+    from textual.widgets import SelectionList
+
+    choices = SetupChoices(bank="ai-infra-zh+llm-systems-en")
+    app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                   choices=choices, clock=ManualClock())
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        picker = app.screen.query_one("#bank", SelectionList)
+        assert sorted(picker.selected) == ["ai-infra-zh", "llm-systems-en"]
+        picker.deselect_all()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert on(app, SetupScreen)
+        assert "at least one question bank" in str(app.screen.query_one("#setup-error", Static).content)

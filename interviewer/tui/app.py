@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from interviewer.bank import Bank
+from interviewer.bank import COMBINE_SEP, Bank, combine_banks
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grades import AnswerGrader, Grade
@@ -120,13 +120,10 @@ class InterviewApp(App[int]):
 
         return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
 
-    def due_count(self, bank_id: str) -> tuple[int, int]:
+    def due_count(self, bank: Bank) -> tuple[int, int]:
         """(points due now, points ever reviewed) for the setup screen."""
         from interviewer.practice import due_points
 
-        bank = next((b for b in self.banks if b.id == bank_id), None)
-        if bank is None:
-            return 0, 0
         try:
             statuses = self._statuses(bank)
         except InterviewerError:
@@ -538,6 +535,8 @@ class _Banks:
         self._by_id = {b.id: b for b in banks}
 
     def resolve(self, ref: str) -> Bank:
+        if COMBINE_SEP in ref:
+            return combine_banks([self.resolve(part) for part in ref.split(COMBINE_SEP)])
         if ref not in self._by_id:
             raise InterviewerError(f"no bank with id '{ref}'")
         return self._by_id[ref]

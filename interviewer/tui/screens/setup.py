@@ -1,4 +1,4 @@
-"""Choosing the interview: bank, topics, length, order and time limits."""
+"""Choosing the interview: bank(s), topics, length, order and time limits."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, SelectionList, Static, Switch
+from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Static, Switch
 
-from interviewer.bank import Bank
+from interviewer.bank import COMBINE_SEP, Bank, combine_banks
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
 from interviewer.session import SetupChoices, make_plan
@@ -42,15 +42,16 @@ class SetupScreen(Screen):
 
     def compose(self) -> ComposeResult:
         c = self.choices
-        bank_id = c.bank if c.bank in self.banks else next(iter(self.banks), None)
+        chosen = {i for i in c.bank.split(COMBINE_SEP) if i in self.banks}
+        chosen = chosen or set(list(self.banks)[:1])
         yield Header()
         with VerticalScroll(id="setup"):
             yield Static("Set up your mock interview", id="setup-title")
             with Horizontal(classes="field"):
-                yield Label("Question bank", classes="field-label")
-                yield Select([(Content(f"{b.title} ({b.id}, {len(b.questions)} questions)"), b.id)
-                              for b in self.banks.values()], value=bank_id or Select.BLANK,
-                             allow_blank=False, id="bank")
+                yield Label("Question banks", classes="field-label")
+                yield SelectionList[str](
+                    *[(Content(f"{b.title} ({b.id}, {len(b.questions)} questions)"), b.id,
+                       b.id in chosen) for b in self.banks.values()], id="bank")
             with Horizontal(classes="field"):
                 yield Label("Topics (none = all)", classes="field-label")
                 yield SelectionList[str](id="tags")
@@ -83,18 +84,24 @@ class SetupScreen(Screen):
     def on_mount(self) -> None:
         self._fill_tags()
         self._show_due()
-        self.query_one("#bank", Select).focus()
+        self.query_one("#bank", SelectionList).focus()
+
+    def _bank(self) -> Bank | None:
+        """The chosen banks as one (several are combined), in the order they are listed."""
+        selected = set(self.query_one("#bank", SelectionList).selected)
+        banks = [b for i, b in self.banks.items() if i in selected]
+        return combine_banks(banks) if banks else None
 
     def _show_due(self) -> None:
-        bank_id = self.query_one("#bank", Select).value
-        due, practised = self.app_.due_count(str(bank_id)) if bank_id in self.banks else (0, 0)
+        bank = self._bank()
+        due, practised = self.app_.due_count(bank) if bank is not None else (0, 0)
         text = (f"{due} points due for review" if practised else "nothing practised yet")
         self.query_one("#due-info", Static).update(text)
 
     def _fill_tags(self) -> None:
         tags = self.query_one("#tags", SelectionList)
         tags.clear_options()
-        bank = self.banks.get(self.query_one("#bank", Select).value)  # type: ignore[arg-type]
+        bank = self._bank()
         if bank is None:
             return
         known = sorted({t for q in bank.questions for t in q.tags})
@@ -102,8 +109,8 @@ class SetupScreen(Screen):
             n = sum(tag in q.tags for q in bank.questions)
             tags.add_option((Content(f"{tag} ({n})"), tag, tag in self.choices.tags))
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "bank":
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        if event.selection_list.id == "bank":
             self._fill_tags()
             self._show_due()
 
@@ -119,9 +126,9 @@ class SetupScreen(Screen):
 
     def read_choices(self) -> SetupChoices:
         """The form as :class:`SetupChoices`; raises ValueError with a message to show."""
-        bank_id = self.query_one("#bank", Select).value
-        if bank_id not in self.banks:
-            raise ValueError("Choose a question bank.")
+        bank = self._bank()
+        if bank is None:
+            raise ValueError("Choose at least one question bank.")
         count_text = self.query_one("#count", Input).value.strip()
         count = int(count_text) if count_text else None
         if count is not None and count < 1:
@@ -137,7 +144,7 @@ class SetupScreen(Screen):
                 raise ValueError(f"{name}: {exc}.") from None
 
         return SetupChoices(
-            bank=str(bank_id),
+            bank=bank.id,
             tags=tuple(self.query_one("#tags", SelectionList).selected),
             count=count, shuffle=self.query_one("#shuffle", Switch).value,
             time_limit=duration("#time-limit", "Time per question"),
@@ -148,7 +155,8 @@ class SetupScreen(Screen):
     def action_start(self) -> None:
         try:
             choices = self.read_choices()
-            bank = self.banks[choices.bank]
+            bank = self._bank()
+            assert bank is not None  # read_choices insists on one
             plan = (self.app_.drill_plan(bank, choices) if choices.drill
                     else make_plan(bank, choices))
         except (ValueError, InterviewerError) as exc:
