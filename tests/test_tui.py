@@ -508,3 +508,13 @@ async def test_setup_remembers_two_banks_and_needs_at_least_one(settings) -> Non
         await pilot.pause()
         assert on(app, SetupScreen)
         assert "at least one question bank" in str(app.screen.query_one("#setup-error", Static).content)
+
+
+async def test_a_summary_of_skipped_questions_does_not_praise(settings) -> None:
+    app = build(settings, n=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        missed = str(app.screen.query_one("#missed", Static).content)
+        assert "every question was skipped" in missed and "Well done" not in missed

@@ -41,7 +41,10 @@ class SummaryScreen(Screen):
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
             yield Static("Points missed most", id="missed-title")
             missed = self.interview.missed_most()
-            text = "\n".join(f" ✗ {m.describe()}" for m in missed) or " Nothing missed. Well done."
+            graded = any(a.grade is not None for a in self.interview.attempts)
+            text = ("\n".join(f" ✗ {m.describe()}" for m in missed)
+                    or (" Nothing missed. Well done." if graded
+                        else " Nothing was graded: every question was skipped."))
             yield Static(text, id="missed", markup=False)
         yield Footer()
 
