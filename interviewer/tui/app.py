@@ -7,6 +7,7 @@ come back as messages; the UI thread never waits on the model.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -209,6 +210,9 @@ class InterviewApp(App[int]):
         except Exception as exc:  # the UI must survive any failure of the model stack
             self.post_message(ModelFailed(f"{type(exc).__name__}: {exc}"))
         else:
+            # The model's objects live as long as the app. Frozen, the garbage collector
+            # stops walking them: its full passes took up to 130 ms each, landing on grades.
+            gc.freeze()
             self.post_message(ModelReady())
 
     def on_model_ready(self, _: ModelReady) -> None:
