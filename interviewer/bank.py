@@ -349,8 +349,9 @@ class BankCatalog:
 
     def resolve(self, ref: str) -> Bank:
         """A bank by path, or by id among the catalog's banks; ``a+b`` combines banks a and b."""
-        if COMBINE_SEP in ref and not Path(ref).expanduser().exists():
-            return combine_banks([self.resolve(part) for part in ref.split(COMBINE_SEP) if part])
+        parts = ref.split(COMBINE_SEP)
+        if len(parts) > 1 and all(ID_RE.match(part) for part in parts):
+            return combine_banks([self.resolve(part) for part in parts])
         candidate = Path(ref).expanduser()
         if candidate.suffix == ".md" or candidate.exists() or "/" in ref:
             return load_bank(candidate)

@@ -162,3 +162,14 @@ def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
     assert loaded.warnings == []
     with pytest.raises(BankError, match="no bank with id 'nope'"):
         catalog.resolve("ai-infra-zh+nope")
+
+
+def test_a_path_with_a_plus_in_it_is_a_path(tmp_path: Path) -> None:
+    from interviewer.bank import BankCatalog
+
+    src = (ROOT / "bank" / "llm-systems-en.md").read_text(encoding="utf-8")
+    (tmp_path / "c++.md").write_text(src, encoding="utf-8")
+    catalog = BankCatalog([ROOT / "bank"])
+    assert catalog.resolve(str(tmp_path / "c++.md")).id == "llm-systems-en"
+    with pytest.raises(BankError, match="file not found"):
+        catalog.resolve(str(tmp_path / "missing+bank.md"))
