@@ -30,6 +30,7 @@ class SummaryScreen(Screen):
     def __init__(self, interview: Interview) -> None:
         super().__init__()
         self.interview = interview
+        self._filled_width: int | None = None  # the question column's width when last filled
 
     def compose(self) -> ComposeResult:
         total = self.interview.overall_score()
@@ -54,7 +55,12 @@ class SummaryScreen(Screen):
 
     def on_resize(self) -> None:
         # the question column takes the width left over, so it follows the terminal's
-        self._fill_table()
+        # (a screen is also resized once as it is first shown: nothing to redo then)
+        if self._question_width() != self._filled_width:
+            self._fill_table()
+
+    def _question_width(self) -> int:
+        return max(20, self.size.width - 32)
 
     def _fill_table(self) -> None:
         table = self.query_one(DataTable)
@@ -63,7 +69,8 @@ class SummaryScreen(Screen):
         table.add_column("#")
         table.add_column("Score")
         table.add_column("Time")
-        table.add_column("Question", width=max(20, self.size.width - 32))
+        self._filled_width = self._question_width()
+        table.add_column("Question", width=self._filled_width)
         for n, a in enumerate(self.interview.attempts, start=1):
             if a.skipped:
                 score = "skipped"
