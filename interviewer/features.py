@@ -26,11 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from interviewer.language import CJK as _CJK
+from interviewer.language import CJK_RUN as _CJK_RUN
 from interviewer.language import cjk_count, language_of
 
 FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl")
 
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _LATIN_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/. ]*[A-Za-z0-9+]|[A-Za-z]")
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _STOP = frozenset(

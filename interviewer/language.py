@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff"  # CJK ideographs, with extension A and compatibility
+CJK = re.compile(f"[{CJK_CHARS}]")
+CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 

@@ -10,17 +10,18 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
+from interviewer.language import CJK
+
 _PAIRS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "『": "』", "“": "”"}
 
 SENTENCE_END = "。！？!?；;"
 CLAUSE_SEP = "，,；;：:"
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Dr.", "Mr.", "Ms.", "No.")
 BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def has_cjk(text: str) -> bool:
-    return bool(_CJK_RE.search(text))
+    return bool(CJK.search(text))
 
 
 _BRACKET_RE = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]")
