@@ -302,6 +302,18 @@ COMBINE_SEP = "+"  # ``ai-infra-zh+llm-systems-en``: one interview over both ban
 QUESTION_SEP = ":"  # a question of a combined bank is ``<bank id>:<question id>``
 
 
+def combined_ids(ref: str) -> list[str] | None:
+    """The bank ids in a combined reference ``a+b``; None when ``ref`` names one bank or a
+    path (a path may have a ``+`` in it, an id may not)."""
+    parts = ref.split(COMBINE_SEP)
+    return parts if len(parts) > 1 and all(ID_RE.match(part) for part in parts) else None
+
+
+def qualified_id(bank_id: str, local_id: str) -> str:
+    """A question's or point's id inside a combined bank: its own, after its bank's."""
+    return f"{bank_id}{QUESTION_SEP}{local_id}"
+
+
 def combine_banks(banks: list[Bank]) -> Bank:
     """One bank over several, for an interview that mixes them; a single bank is itself.
 
@@ -315,7 +327,7 @@ def combine_banks(banks: list[Bank]) -> Bank:
     if not unique:
         raise BankError("no banks to combine")
     languages = {b.language for b in unique}
-    questions = tuple(replace(q, id=f"{b.id}{QUESTION_SEP}{q.id}")
+    questions = tuple(replace(q, id=qualified_id(b.id, q.id))
                       for b in unique for q in b.questions)
     return Bank(id=COMBINE_SEP.join(b.id for b in unique),
                 title=" + ".join(b.title for b in unique),
@@ -349,8 +361,8 @@ class BankCatalog:
 
     def resolve(self, ref: str) -> Bank:
         """A bank by path, or by id among the catalog's banks; ``a+b`` combines banks a and b."""
-        parts = ref.split(COMBINE_SEP)
-        if len(parts) > 1 and all(ID_RE.match(part) for part in parts):
+        parts = combined_ids(ref)
+        if parts:
             return combine_banks([self.resolve(part) for part in parts])
         candidate = Path(ref).expanduser()
         if candidate.suffix == ".md" or candidate.exists() or "/" in ref:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from interviewer.bank import QUESTION_SEP, Bank, Question, read_text
+from interviewer.bank import Bank, Question, qualified_id, read_text
 from interviewer.errors import RubricError
 from interviewer.paths import rubric_path_for
 from interviewer.textseg import (
@@ -485,9 +485,9 @@ def _combined_rubric(bank: Bank) -> LoadedRubric:
     for part in bank.parts:
         loaded = rubric_for_bank(part)
         warnings += loaded.warnings
-        prefix = part.id + QUESTION_SEP
-        questions += [replace(q, id=prefix + q.id,
-                              points=tuple(replace(p, id=prefix + p.id) for p in q.points))
+        questions += [replace(q, id=qualified_id(part.id, q.id),
+                              points=tuple(replace(p, id=qualified_id(part.id, p.id))
+                                           for p in q.points))
                       for q in loaded.rubric.questions]
     return LoadedRubric(Rubric(bank=bank.id, questions=tuple(questions)), warnings)
 

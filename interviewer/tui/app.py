@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from interviewer.bank import COMBINE_SEP, Bank, combine_banks
+from interviewer.bank import Bank, combine_banks, combined_ids
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grades import AnswerGrader, Grade
@@ -539,8 +539,9 @@ class _Banks:
         self._by_id = {b.id: b for b in banks}
 
     def resolve(self, ref: str) -> Bank:
-        if COMBINE_SEP in ref:
-            return combine_banks([self.resolve(part) for part in ref.split(COMBINE_SEP)])
+        parts = combined_ids(ref)
+        if parts:
+            return combine_banks([self.resolve(part) for part in parts])
         if ref not in self._by_id:
             raise InterviewerError(f"no bank with id '{ref}'")
         return self._by_id[ref]

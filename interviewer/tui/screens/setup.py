@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Static, Switch
 
-from interviewer.bank import COMBINE_SEP, Bank, combine_banks
+from interviewer.bank import Bank, combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
 from interviewer.session import SetupChoices, make_plan
@@ -42,7 +42,7 @@ class SetupScreen(Screen):
 
     def compose(self) -> ComposeResult:
         c = self.choices
-        chosen = {i for i in c.bank.split(COMBINE_SEP) if i in self.banks}
+        chosen = {i for i in combined_ids(c.bank) or [c.bank] if i in self.banks}
         chosen = chosen or set(list(self.banks)[:1])
         yield Header()
         with VerticalScroll(id="setup"):
