@@ -26,7 +26,7 @@ import quality as Q  # bench/quality.py: the data, collection and metrics of the
 
 from interviewer import grading
 from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer, fit_logistic, fit_thresholds
+from interviewer.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.embedding import CachingEmbedder, USEEmbedder
 from interviewer.evaluation import AnswerOutcome, report
 from interviewer.features import FEATURES, AnswerText, lexical_units
@@ -43,8 +43,7 @@ class Soft:
     """The shipped scorer: logistic regression on soft labels, two thresholds on p."""
 
     def __init__(self, x: np.ndarray, y: np.ndarray) -> None:
-        self.mean, self.scale = x.mean(0), x.std(0)
-        self.scale[self.scale < 1e-9] = 1.0
+        self.mean, self.scale = standardizer(x)
         self.w, self.b = fit_logistic(self._z(x), y)
         self.hi, self.lo = fit_thresholds(self.p(x), y)
 
@@ -63,8 +62,7 @@ class Ordinal(Soft):
     """Two binary models, P(label >= 0.5) and P(label = 1), each with its own threshold."""
 
     def __init__(self, x: np.ndarray, y: np.ndarray) -> None:
-        self.mean, self.scale = x.mean(0), x.std(0)
-        self.scale[self.scale < 1e-9] = 1.0
+        self.mean, self.scale = standardizer(x)
         z = self._z(x)
         self.half = fit_logistic(z, (y >= 0.5).astype(float))
         self.full = fit_logistic(z, (y >= 1.0).astype(float))
@@ -137,6 +135,15 @@ class Split:
 _PROBES = (AnswerText.of("an english answer"), AnswerText.of("一个中文的回答"))
 
 
+def _document_frequency(texts: list[str]) -> dict[str, int]:
+    """In how many of ``texts`` each term occurs (as either language would match it)."""
+    df: dict[str, int] = {}
+    for text in texts:
+        for key in {k for probe in _PROBES for k, _ in lexical_units(text, probe)}:
+            df[key] = df.get(key, 0) + 1
+    return df
+
+
 def _idf_recall(point: str, answer: AnswerText, df: dict[str, int], n: int) -> float:
     units = lexical_units(point, answer)
     if not units:
@@ -155,15 +162,13 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
             minilm=None) -> Split:
     ev = Q.collect(grader, items, catalog)
     rubrics = rubrics_for(items, catalog)
+    bank_points = {bank: [p.text for q in r.questions for p in q.points]
+                   for bank, r in rubrics.items()}
+    document_frequency = {bank: _document_frequency(texts) for bank, texts in bank_points.items()}
     extra = []
     for item in items:
-        rubric = rubrics[item.bank]
-        points = rubric.question(item.question_id).points
-        bank_points = [p.text for q in rubric.questions for p in q.points]
-        df: dict[str, int] = {}
-        for text in bank_points:
-            for key in {k for probe in _PROBES for k, _ in lexical_units(text, probe)}:
-                df[key] = df.get(key, 0) + 1
+        points = rubrics[item.bank].question(item.question_id).points
+        df, n_points = document_frequency[item.bank], len(bank_points[item.bank])
         spans = evidence_spans(item.answer)
         point_vecs = grader.embedder.embed([p.text for p in points])
         x: dict = {"n_spans": len(spans), "length": len(item.answer)}
@@ -179,7 +184,7 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
             x["sims"], x["whole"] = np.zeros((len(points), 0)), np.zeros(len(points))
             x["parts"] = np.zeros(len(points))
         prepared = AnswerText.of(item.answer)
-        x["idf"] = np.array([_idf_recall(p.text, prepared, df, len(bank_points)) for p in points])
+        x["idf"] = np.array([_idf_recall(p.text, prepared, df, n_points) for p in points])
         if minilm is not None:
             x["minilm"] = ((minilm.embed([p.text for p in points]) @ minilm.embed(spans).T).max(1)
                            if spans else np.zeros(len(points)))

@@ -119,6 +119,13 @@ def save_scorer(model_id: str, scorer: Scorer, path: Path) -> None:
 # ---------------------------------------------------------------- fitting
 
 
+def standardizer(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column means and scales for ``(x - mean) / scale``; a constant column keeps scale 1."""
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    return x.mean(axis=0), scale
+
+
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3,
                  iterations: int = 50) -> tuple[np.ndarray, float]:
     """Logistic regression on soft targets (0, 0.5, 1) by Newton's method, L2 on weights.
@@ -171,9 +178,7 @@ def fit_scorer(rows: np.ndarray, labels: np.ndarray, source: str,
     if rows.ndim != 2 or len(rows) != len(labels) or len(rows) < 2:
         raise ValueError("need at least two labeled points")
     x = rows[:, [FEATURES.index(f) for f in features]]
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
+    mean, scale = standardizer(x)
     weights, bias = fit_logistic((x - mean) / scale, labels)
     draft = Scorer(covered=0.5, partial=0.5, weights=tuple(weights), mean=tuple(mean),
                    scale=tuple(scale), bias=bias, features=features, source=source)
