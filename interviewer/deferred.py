@@ -32,10 +32,6 @@ class DeferredGrader:
     def model_id(self) -> str:
         return self._model_id
 
-    @property
-    def built(self) -> bool:
-        return self._grader is not None
-
     def get(self) -> Grader:
         with self._lock:
             if self._grader is None:

@@ -59,12 +59,12 @@ def test_deferred_grader_builds_once_on_first_use_from_any_thread() -> None:
         return built
 
     grader = DeferredGrader(build, "fake")
-    assert grader.model_id == "fake" and not grader.built and calls == []
+    assert grader.model_id == "fake" and calls == []  # naming the model builds nothing
     threads = [threading.Thread(target=grader.warm_up) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert calls == [1] and grader.built
+    assert calls == [1]
     assert grader.grade(None, "q01", "an answer") == "an answer"
     assert built.graded == ["an answer"] and calls == [1]
