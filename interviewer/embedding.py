@@ -22,9 +22,9 @@ from interviewer.models import (
     OPENAI_PREFIX,
     USE_ID,
     USE_NAMES,
-    model_id_for,
     openai_model_id,
     resolve_model,
+    served_model,
 )
 
 # Set before any Hugging Face module is imported: no download, ever, at run time.
@@ -74,10 +74,8 @@ def make_embedder(name: str = "default", *, base_url: str | None = None,
     if name in USE_NAMES:
         return USEEmbedder()
     if name.startswith(OPENAI_PREFIX):
-        model_id_for(name, base_url)  # the one check of a served model's settings
-        assert base_url is not None
-        return OpenAIEmbedder(name.removeprefix(OPENAI_PREFIX), base_url=base_url,
-                              api_key=api_key, timeout=timeout)
+        model, server = served_model(name, base_url)
+        return OpenAIEmbedder(model, base_url=server, api_key=api_key, timeout=timeout)
     return SentenceTransformerEmbedder(name)
 
 

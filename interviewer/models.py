@@ -43,6 +43,15 @@ def openai_model_id(model: str, base_url: str) -> str:
     return f"{model}@{base_url.rstrip('/')}"
 
 
+def served_model(name: str, base_url: str | None) -> tuple[str, str]:
+    """``(model, server)`` for ``openai:MODEL``; a served model needs a server to be set."""
+    if not base_url:
+        raise ModelError(f"model '{name}' needs an embeddings server",
+                         hint="set embedding_base_url in the config or "
+                              "INTERVIEWER_EMBEDDING_BASE_URL")
+    return name.removeprefix(OPENAI_PREFIX), base_url
+
+
 def model_id_for(name: str, base_url: str | None = None) -> str:
     """The id :func:`interviewer.embedding.make_embedder` would give the model ``name``.
 
@@ -51,9 +60,5 @@ def model_id_for(name: str, base_url: str | None = None) -> str:
     if name in USE_NAMES:
         return USE_ID
     if name.startswith(OPENAI_PREFIX):
-        if not base_url:
-            raise ModelError(f"model '{name}' needs an embeddings server",
-                             hint="set embedding_base_url in the config or "
-                                  "INTERVIEWER_EMBEDDING_BASE_URL")
-        return openai_model_id(name.removeprefix(OPENAI_PREFIX), base_url)
+        return openai_model_id(*served_model(name, base_url))
     return resolve_model(name)[0]
