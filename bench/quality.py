@@ -37,6 +37,8 @@ from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa:
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
              ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
 HELDOUT = ROOT / "bench" / "data" / "labeled-heldout.jsonl"
+# a second held-out file (session 4), by a writer who saw neither the grader nor the other files
+HELDOUT_2 = ROOT / "bench" / "data" / "labeled-heldout-2.jsonl"
 GAMING = ("keywords", "parrot", "manipulation")
 
 
@@ -149,7 +151,7 @@ def cross_validate(ev: Evidence, features: tuple[str, ...]) -> Report:
 
 
 def line(name: str, split: str, r: Report) -> str:
-    return (f"{name:<12} {split:<8} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
+    return (f"{name:<12} {split:<10} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
             f"{r.answer_spearman:6.3f} {r.answer_mae:6.3f}")
 
 
@@ -182,7 +184,7 @@ def by_writer(catalog: BankCatalog) -> int:
     from interviewer.embedding import USEEmbedder
 
     grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
-    files = [*DEV_FILES, HELDOUT]
+    files = [*DEV_FILES, HELDOUT, HELDOUT_2]
     evidence = {p.name: collect(grader, load_labeled(p), catalog) for p in files}
     print(f"{'held out':<28} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
     for name, ev in evidence.items():
@@ -210,31 +212,36 @@ def main(argv: list[str] | None = None) -> int:
         return by_writer(catalog)
     dev = [item for path in DEV_FILES for item in load_labeled(path)]
     held = load_labeled(HELDOUT)
+    held2 = load_labeled(HELDOUT_2)
     print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
-          f"held-out {len(held)} ({sum(len(i.labels) for i in held)} points)")
+          f"held-out {len(held)} ({sum(len(i.labels) for i in held)} points), "
+          f"held-out-2 {len(held2)} ({sum(len(i.labels) for i in held2)} points)")
     chosen = [c for c in CONFIGS if c.name in args.configs]
-    evidence: dict[str, tuple[Evidence, Evidence, str]] = {}
+    evidence: dict[str, tuple[Evidence, Evidence, Evidence, str]] = {}
     results = {}
-    print(f"\n{'config':<12} {'split':<8} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
+    print(f"\n{'config':<12} {'split':<10} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
     for config in chosen:
         if config.encoder not in evidence:
             try:
                 grader = Grader(_embedder(config.encoder), scorer=Scorer(0.5, 0.5))
                 e_dev, e_held = collect(grader, dev, catalog), collect(grader, held, catalog)
+                e_held2 = collect(grader, held2, catalog)
             except ImportError as exc:
                 print(f"{config.name:<12} skipped: {exc}")
                 continue
-            evidence[config.encoder] = (e_dev, e_held, grader.model_id)
-        e_dev, e_held, model_id = evidence[config.encoder]
+            evidence[config.encoder] = (e_dev, e_held, e_held2, grader.model_id)
+        e_dev, e_held, e_held2, model_id = evidence[config.encoder]
         scorer = fit(e_dev, config.features)
         reports = {"dev": evaluate([scorer] * len(dev), e_dev),
                    "dev-cv": cross_validate(e_dev, config.features),
-                   "held-out": evaluate([scorer] * len(held), e_held)}
+                   "held-out": evaluate([scorer] * len(held), e_held),
+                   "held-out-2": evaluate([scorer] * len(held2), e_held2)}
         for split, r in reports.items():
             print(line(config.name, split, r))
         results[config.name] = {"model_id": model_id, "note": config.note,
                                 "features": list(config.features),
-                                "seconds_per_answer": (e_dev.seconds + e_held.seconds) / (len(dev) + len(held)),
+                                "seconds_per_answer": (e_dev.seconds + e_held.seconds + e_held2.seconds)
+                                / (len(dev) + len(held) + len(held2)),
                                 **{k: vars(v) for k, v in reports.items()}}
         if args.write_calibration and config.features == FEATURES and config.encoder in SHIPPED_ENCODERS:
             save_scorer(model_id, scorer, SHIPPED)
@@ -242,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in results:
         if name != DEFAULT_CONFIG and name != "use-sim":
             continue
-        for split in ("dev-cv", "held-out"):
+        for split in ("dev-cv", "held-out", "held-out-2"):
             r = Report(**results[name][split])
             print(f"\n{name} {split}: mean score vs label per kind")
             print("\n".join(kinds_table(r)))

@@ -410,8 +410,25 @@ def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_
     keys = [(it.bank, it.question_id) for it in dev.items]
     folds = {k: fitted([i for i, kk in enumerate(keys) if kk != k]) for k in set(keys)}
     everything = fitted(list(range(len(dev.items))))
-    return (result(dev, rd, [folds[k] for k in keys]),
-            result(held, rh, [everything] * len(held.items)))
+    out = [result(dev, rd, [folds[k] for k in keys])]
+    for name in HELD_FILES:  # each held-out file on its own
+        idx = [i for i, it in enumerate(held.items) if writer(it) == name]
+        part = Split(*([getattr(held, f)[i] for i in idx] for f in ("items", "rows", "labels",
+                                                                      "weights", "extra")))
+        out.append(result(part, [rh[i] for i in idx], [everything] * len(idx)))
+    return tuple(out)
+
+
+HELD_FILES = ("held-out", "held-out-2")
+
+
+def writer(it: LabeledAnswer) -> str:
+    """Which labeled file (writer) an answer comes from, by its id."""
+    for prefix, name in (("dev-notes", "dev-notes"), ("dev-spoken", "dev-spoken"), ("dev", "dev"),
+                         ("held2", "held-out-2")):
+        if it.id.startswith(prefix):
+            return name
+    return "held-out"
 
 
 def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, float]]:
@@ -420,15 +437,9 @@ def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, 
     rows = [transform(r, x) for r, x in zip(dev.rows + held.rows, dev.extra + held.extra)]
     labels, weights = dev.labels + held.labels, dev.weights + held.weights
 
-    def writer(it: LabeledAnswer) -> str:
-        for prefix in ("dev-notes", "dev-spoken", "dev"):
-            if it.id.startswith(prefix):
-                return prefix
-        return "held-out"
-
     names = [writer(it) for it in items]
     out = []
-    for name in ("dev", "dev-spoken", "dev-notes", "held-out"):
+    for name in ("dev", "dev-spoken", "dev-notes", *HELD_FILES):
         train = [i for i, n in enumerate(names) if n != name]
         m = Soft(np.vstack([rows[i] for i in train]), np.concatenate([labels[i] for i in train]))
         errors = [abs(_score(m, rows[i], weights[i]) - _answer_label(labels[i], weights[i]))
@@ -445,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     catalog = BankCatalog([Q.ROOT / "bank"])
     dev_items = [item for path in Q.DEV_FILES for item in load_labeled(path)]
-    held_items = load_labeled(Q.HELDOUT)
+    held_items = load_labeled(Q.HELDOUT) + load_labeled(Q.HELDOUT_2)
     minilm = None
     if args.minilm:
         from interviewer.embedding import SentenceTransformerEmbedder
@@ -489,9 +500,9 @@ def main(argv: list[str] | None = None) -> int:
                        ("least squares", fit_least_squares), ("isotonic", fit_isotonic)):
         rows.append((f"score recalibrated per answer, {name}",
                      measure(dev, held, lambda r, x: r, post=post)))
-    print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'held-out ρ / MAE':>18}")
-    for name, ((cv_rho, cv_mae), (ho_rho, ho_mae)) in rows:
-        print(f"{name:<56} {cv_rho:7.3f} / {cv_mae:.3f} {ho_rho:9.3f} / {ho_mae:.3f}")
+    print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'held-out ρ / MAE':>18} {'held-out-2':>16}")
+    for name, results in rows:
+        print(f"{name:<56} " + "  ".join(f"{rho:7.3f} / {mae:.3f}" for rho, mae in results))
     print("\nanswer MAE by writer's file left out: shipped / idf / glossary gain / "
           "spoken paraphrases, e from the point")
     columns = [by_writer(dev, held, lambda r, x: r), by_writer(dev, held, _with_idf),
