@@ -11,8 +11,9 @@ did not see the labeled answers: a glossary of shorthand and translations
 
 Each variant adds evidence to the default features, or changes how the scorer uses them.
 It is refitted and measured like bench/quality.py measures the default: dev-cv leaves one
-question out, held-out is the separate file. Answer-level recalibrations are fitted inside
-each fold too. The last table leaves one writer's file out, for the idf variant.
+question out; the two held-out files (the first, and session 4's second) are never fitted
+on. Answer-level recalibrations are fitted inside each fold too. The last table leaves one
+writer's file out, for the variants that came closest.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
 from interviewer import grading
@@ -35,9 +35,24 @@ from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.embedding import CachingEmbedder, USEEmbedder
 from interviewer.evaluation import AnswerOutcome, report
-from interviewer.features import _WORD, FEATURES, AnswerText, _squash, _stem, lexical_recall, lexical_units
+from interviewer.features import (
+    _WORD,
+    FEATURES,
+    AnswerText,
+    _squash,
+    _stem,
+    lexical_recall,
+    lexical_units,
+)
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
-from interviewer.textseg import evidence_spans, segments, split_clauses, split_sentences, strip_punct
+from interviewer.language import CJK
+from interviewer.textseg import (
+    evidence_spans,
+    segments,
+    split_clauses,
+    split_sentences,
+    strip_punct,
+)
 
 LEX, HAS_LEX = FEATURES.index("lex"), FEATURES.index("has_lex")
 E, XL, E_XL = FEATURES.index("e"), FEATURES.index("xl"), FEATURES.index("e_xl")
@@ -167,9 +182,6 @@ def _point_parts(text: str) -> list[str]:
     return [s for s in spans if not any(o != s and o in s for o in spans)] or spans
 
 
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
-
-
 class Glossary:
     """Synonym sets; ``expand`` appends, after each shorthand found, its other forms.
 
@@ -199,7 +211,7 @@ class Glossary:
     @staticmethod
     def _alternation(forms: list[str]) -> str:
         def one(form: str) -> str:
-            if _CJK_CHAR.search(form):
+            if CJK.search(form):
                 return re.escape(form)
             body = r"[\s\-]*".join(re.escape(w) for w in re.split(r"[\s\-]+", form) if w)
             return r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])"
@@ -214,7 +226,7 @@ class Glossary:
                        for rx in (self._exact, self._folded) for m in rx.finditer(text))
         out, pos, done, low = [], 0, set(), text.lower()
         for start, end, k in found:
-            short = not _CJK_CHAR.search(text[start:end]) and len(text[start:end].replace(" ", "")) <= 5
+            short = not CJK.search(text[start:end]) and len(text[start:end].replace(" ", "")) <= 5
             if start < pos or k is None or k in done or not short:
                 continue
             done.add(k)
