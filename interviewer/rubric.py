@@ -33,6 +33,7 @@ from interviewer.textseg import (
     split_sentences,
     split_top_level,
     strip_punct,
+    top_level_positions,
 )
 
 GROUP_SEP = " › "
@@ -156,18 +157,12 @@ def split_label(text: str) -> tuple[str | None, str]:
 
 
 def split_top_level_once(text: str, seps: str) -> tuple[str, str] | None:
-    depth = 0
-    opens, closes = "(（[【", ")）]】"
-    for i, ch in enumerate(text):
-        if ch in opens:
-            depth += 1
-        elif ch in closes and depth:
-            depth -= 1
-        elif depth == 0 and ch in seps:
-            # "torch.compile", "http://", "12:30" are not labels
-            if ch == ":" and i + 1 < len(text) and not text[i + 1].isspace() and not has_cjk(text[i + 1]):
-                continue
-            return text[:i], text[i + 1:]
+    """``text`` split at its first separator outside brackets (the segmenter's own rule)."""
+    for i in top_level_positions(text, seps):
+        # "torch.compile", "http://", "12:30" are not labels
+        if text[i] == ":" and i + 1 < len(text) and not text[i + 1].isspace() and not has_cjk(text[i + 1]):
+            continue
+        return text[:i], text[i + 1:]
     return None
 
 

@@ -57,7 +57,7 @@ def _char_class(chars: str) -> re.Pattern[str]:
     return re.compile("[" + re.escape(chars) + "]")
 
 
-def _top_level(text: str, chars: str) -> list[int]:
+def top_level_positions(text: str, chars: str) -> list[int]:
     """Positions of any char of ``chars`` in ``text`` that is not inside brackets."""
     hits = [m.start() for m in _char_class(chars).finditer(text)]
     if not hits:
@@ -77,7 +77,7 @@ def _top_level(text: str, chars: str) -> list[int]:
 def split_top_level(text: str, separators: str) -> list[str]:
     """Split on any char of ``separators`` that is not inside brackets; drop empty parts."""
     parts, start = [], 0
-    for i in _top_level(text, separators):
+    for i in top_level_positions(text, separators):
         parts.append(text[start:i])
         start = i + 1
     parts.append(text[start:])
@@ -85,7 +85,7 @@ def split_top_level(text: str, separators: str) -> list[str]:
 
 
 def has_top_level(text: str, chars: str) -> bool:
-    return bool(_top_level(text, chars))
+    return bool(top_level_positions(text, chars))
 
 
 def _english_period_ends(text: str, i: int) -> bool:
@@ -105,7 +105,7 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         start = 0
-        for i in _top_level(line, SENTENCE_END + "."):
+        for i in top_level_positions(line, SENTENCE_END + "."):
             if line[i] in SENTENCE_END or _english_period_ends(line, i):
                 piece = line[start:i + 1].strip()
                 if piece:

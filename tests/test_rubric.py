@@ -17,6 +17,7 @@ from interviewer.rubric import (
     rubric_for_bank,
     save_rubric,
     sha256_text,
+    split_label,
     stale_warnings,
 )
 
@@ -210,3 +211,16 @@ def test_bad_rubric_files(tmp_path: Path, content: str, fragment: str) -> None:
 def test_draft_points_are_values() -> None:
     assert DraftPoint("x") == DraftPoint("x", None)
     assert sha256_text("a") == sha256_text("a")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ZeRO（Stage 1：切分）：把优化器状态分片", ("ZeRO（Stage 1：切分）", "把优化器状态分片")),
+    ("流水线并行（PP：层间切分）", (None, "流水线并行（PP：层间切分）")),  # colon inside brackets
+    ("“通信：overlap”：隐藏通信", ("“通信：overlap”", "隐藏通信")),  # quotes are brackets too
+    ("Communication: TP is chatty", ("Communication", "TP is chatty")),
+    ("torch.compile：图编译", ("torch.compile", "图编译")),
+    ("see http://host: here", ("see http://host", "here")),  # "://" is not a label colon
+    ("用torch.compile做编译", (None, "用torch.compile做编译")),
+])
+def test_split_label_uses_the_segmenters_brackets(text: str, expected: tuple) -> None:
+    assert split_label(text) == expected

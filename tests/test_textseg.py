@@ -61,11 +61,11 @@ def _reference_top_level(text: str, chars: str) -> list[int]:
 def test_top_level_positions_match_a_plain_bracket_walk() -> None:
     import random
 
-    from interviewer.textseg import _top_level
+    from interviewer.textseg import top_level_positions
 
     rng = random.Random(7)
     alphabet = "（）()【】「」『』“”[]，。；;:：、.!? a中\n"
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         for chars in ("，,；;：:、", "。！？!?；;."):
-            assert _top_level(text, chars) == _reference_top_level(text, chars), text
+            assert top_level_positions(text, chars) == _reference_top_level(text, chars), text
