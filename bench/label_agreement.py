@@ -21,7 +21,6 @@ from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
 from interviewer.embedding import USEEmbedder
 from interviewer.features import FEATURES
-from interviewer.grades import CREDIT
 from interviewer.grading import Grader
 from interviewer.labels import load_labeled
 
@@ -48,8 +47,7 @@ def main() -> int:
         for item, rows, ids, w in zip(ev.items, ev.rows, ev.point_ids, ev.weights):
             a = np.array([item.labels[p] for p in ids])
             b = np.array([other[item.id][p] for p in ids])
-            credit = np.array([CREDIT[scorer.verdict(x)] for x in scorer.probability(rows)])
-            score, la, lb = (float(np.sum(v * w) / np.sum(w)) for v in (credit, a, b))
+            score, la, lb = (Q.weighted_mean(v, w) for v in (Q.credits(scorer, rows)[1], a, b))
             same += int(np.sum(a == b))
             points += len(ids)
             between.append(abs(la - lb))

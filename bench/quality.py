@@ -37,15 +37,15 @@ from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa:
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
              ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
 # Held-out files, each by a writer who saw neither the grader nor the other files; never
-# fitted on. ``labeled-heldout.jsonl`` is "held-out", ``labeled-heldout-N.jsonl`` "held-out-N".
+# fitted on.
 HELDOUT_FILES = sorted((ROOT / "bench" / "data").glob("labeled-heldout*.jsonl"),
                        key=lambda p: (len(p.stem), p.stem))
-HELDOUT = HELDOUT_FILES[0]
-
-
-def held_name(path: Path) -> str:
-    return path.stem.removeprefix("labeled-").replace("heldout", "held-out")
 GAMING = ("keywords", "parrot", "manipulation")
+
+
+def file_label(path: Path) -> str:
+    """A labeled file's short name: ``dev-spoken``, ``held-out``, ``held-out-2``."""
+    return path.stem.removeprefix("labeled-").replace("heldout", "held-out")
 
 
 def _embedder(name: str):
@@ -107,19 +107,20 @@ class Evidence:
     point_ids: list[list[str]]
     weights: list[np.ndarray]
     seconds: float
+    spans: list[list[str | None]]  # per answer: the evidence span chosen for each point
 
     def subset(self, ids: set[str]) -> Evidence:
         """The answers with these ids (one held-out file out of the pooled evidence)."""
         keep = [i for i, it in enumerate(self.items) if it.id in ids]
         return Evidence([self.items[i] for i in keep], [self.rows[i] for i in keep],
                         [self.point_ids[i] for i in keep], [self.weights[i] for i in keep],
-                        self.seconds)
+                        self.seconds, [self.spans[i] for i in keep])
 
 
 def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) -> Evidence:
     rubrics = rubrics_for(items, catalog)
     start = time.perf_counter()
-    rows, ids, weights = [], [], []
+    rows, ids, weights, spans = [], [], [], []
     for item in items:
         rubric = rubrics[item.bank]
         q = rubric.question(item.question_id)
@@ -127,19 +128,32 @@ def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) ->
         rows.append(ev.rows if ev.rows.shape[1] else np.zeros((len(q.points), len(FEATURES))))
         ids.append([p.id for p in q.points])
         weights.append(np.array([p.weight for p in q.points]))
-    return Evidence(items, rows, ids, weights, time.perf_counter() - start)
+        spans.append(ev.spans)
+    return Evidence(items, rows, ids, weights, time.perf_counter() - start, spans)
 
 
-def mae_interval(scorers: list[Scorer], ev: Evidence, resamples: int = 5000,
-                 seed: int = 0) -> tuple[float, float]:
-    """95% bootstrap interval of the answer MAE: how far a set of this size can be trusted."""
-    errors: list[float] = []
-    for scorer, rows, lab, w in zip(scorers, ev.rows, labels_of(ev), ev.weights):
-        credit = np.array([CREDIT[scorer.verdict(x)] for x in scorer.probability(rows)])
-        errors.append(abs(np.sum((credit - lab) * w) / np.sum(w)))
-    rng = np.random.default_rng(seed)
-    means = rng.choice(errors, (resamples, len(errors))).mean(axis=1)
+def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
+    """An answer's score from its point credits, or its label from its point labels."""
+    return float(np.sum(values * weights) / np.sum(weights))
+
+
+def credits(scorer: Scorer, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A scorer's probability for each point of an answer, and the credit of its verdict."""
+    p = scorer.probability(rows)
+    return p, np.array([CREDIT[scorer.verdict(x)] for x in p])
+
+
+def bootstrap_interval(values, resamples: int = 5000, seed: int = 0) -> tuple[float, float]:
+    """95% interval of the mean of ``values``, resampling them with replacement."""
+    means = np.random.default_rng(seed).choice(values, (resamples, len(values))).mean(axis=1)
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def mae_interval(scorers: list[Scorer], ev: Evidence) -> tuple[float, float]:
+    """95% bootstrap interval of the answer MAE: how far a set of this size can be trusted."""
+    errors = [abs(weighted_mean(credits(scorer, rows)[1], w) - weighted_mean(lab, w))
+              for scorer, rows, lab, w in zip(scorers, ev.rows, labels_of(ev), ev.weights)]
+    return bootstrap_interval(errors)
 
 
 def labels_of(ev: Evidence) -> list[np.ndarray]:
@@ -148,17 +162,16 @@ def labels_of(ev: Evidence) -> list[np.ndarray]:
 
 def evaluate(scorers: list[Scorer], ev: Evidence) -> Report:
     """``scorers[i]`` scores answer ``i`` (one scorer for all, or one per CV fold)."""
-    credits, probs, labels, outcomes = [], [], [], []
+    point_credits, probs, labels, outcomes = [], [], [], []
     for scorer, item, rows, lab, w in zip(scorers, ev.items, ev.rows, labels_of(ev), ev.weights):
-        p = scorer.probability(rows)
-        c = np.array([CREDIT[scorer.verdict(x)] for x in p])
-        credits.append(c)
+        p, c = credits(scorer, rows)
+        point_credits.append(c)
         probs.append(p)
         labels.append(lab)
-        outcomes.append(AnswerOutcome(item.id, item.kind, item.lang,
-                                      score=float(np.sum(c * w) / np.sum(w)),
-                                      label=float(np.sum(lab * w) / np.sum(w))))
-    return report(np.concatenate(credits), np.concatenate(probs), np.concatenate(labels), outcomes)
+        outcomes.append(AnswerOutcome(item.id, item.kind, item.lang, score=weighted_mean(c, w),
+                                      label=weighted_mean(lab, w)))
+    return report(np.concatenate(point_credits), np.concatenate(probs), np.concatenate(labels),
+                  outcomes)
 
 
 def fit(ev: Evidence, features: tuple[str, ...], mask: list[bool] | None = None) -> Scorer:
@@ -173,7 +186,6 @@ def fold_scorers(ev: Evidence, features: tuple[str, ...]) -> list[Scorer]:
     keys = [(it.bank, it.question_id) for it in ev.items]
     fold_scorer = {k: fit(ev, features, [key != k for key in keys]) for k in set(keys)}
     return [fold_scorer[k] for k in keys]
-
 
 
 def line(name: str, split: str, r: Report) -> str:
@@ -237,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.by_writer:
         return by_writer(catalog)
     dev = [item for path in DEV_FILES for item in load_labeled(path)]
-    helds = {held_name(path): load_labeled(path) for path in HELDOUT_FILES}
+    helds = {file_label(path): load_labeled(path) for path in HELDOUT_FILES}
     pooled = [item for items in helds.values() for item in items]
     print(f"labeled answers: dev {len(dev)} ({sum(len(i.labels) for i in dev)} points), "
           + ", ".join(f"{name} {len(items)}" for name, items in helds.items())

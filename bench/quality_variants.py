@@ -25,7 +25,7 @@ import re
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
@@ -35,15 +35,7 @@ from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.embedding import CachingEmbedder, USEEmbedder
 from interviewer.evaluation import AnswerOutcome, report
-from interviewer.features import (
-    _WORD,
-    FEATURES,
-    AnswerText,
-    _squash,
-    _stem,
-    lexical_recall,
-    lexical_units,
-)
+from interviewer.features import FEATURES, AnswerText, lexical_recall, lexical_units
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
 from interviewer.language import CJK
 from interviewer.textseg import (
@@ -240,8 +232,7 @@ class Glossary:
 
 def _local(text: str, whole: AnswerText) -> AnswerText:
     """``text`` prepared for term matching with the whole answer's language."""
-    return AnswerText(raw=text, squashed=_squash(text), language=whole.language, cjk=whole.cjk,
-                      stems=frozenset(_stem(w) for w in _WORD.findall(text.lower())))
+    return replace(AnswerText.of(text), language=whole.language, cjk=whole.cjk)
 
 
 def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCatalog,
@@ -252,7 +243,7 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
                    for bank, r in rubrics.items()}
     document_frequency = {bank: _document_frequency(texts) for bank, texts in bank_points.items()}
     extra = []
-    for item in items:
+    for item, chosen in zip(items, ev.spans):
         points = rubrics[item.bank].question(item.question_id).points
         df, n_points = document_frequency[item.bank], len(bank_points[item.bank])
         spans = evidence_spans(item.answer)
@@ -273,18 +264,18 @@ def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCat
         x["idf"] = np.array([_idf_recall(p.text, prepared, df, n_points) for p in points])
         if spans:
             # term recall inside the sentence that holds each point's evidence
-            best = grader.evidence(rubrics[item.bank], item.question_id, item.answer).spans
             sentences = split_sentences(item.answer)
             x["sentence_lex"] = np.array([
                 lexical_recall(p.text, _local(next((s for s in sentences if b in s), b), prepared)) or 0.0
-                for p, b in zip(points, best)])
+                for p, b in zip(points, chosen)])
         else:
             x["sentence_lex"] = np.zeros(len(points))
         if glossary is not None:
             expanded = glossary.expand(item.answer)
             x["glossed"] = x["sims"].max(axis=1) if x["sims"].shape[1] else np.zeros(len(points))
-            if spans and expanded != item.answer and len(evidence_spans(expanded)) == len(spans):
-                glossed = grader.embedder.embed_answers([(expanded, evidence_spans(expanded))])[0]
+            expanded_spans = evidence_spans(expanded)
+            if spans and expanded != item.answer and len(expanded_spans) == len(spans):
+                glossed = grader.embedder.embed_answers([(expanded, expanded_spans)])[0]
                 x["glossed"] = np.maximum(x["glossed"], (point_vecs @ glossed[:-1].T).max(axis=1))
         if minilm is not None:
             x["minilm"] = ((minilm.embed([p.text for p in points]) @ minilm.embed(spans).T).max(1)
@@ -391,11 +382,8 @@ VARIANTS: list[tuple[str, Transform]] = [
 
 
 def _score(model, rows: np.ndarray, w: np.ndarray) -> float:
-    return float(np.sum(model.credit(rows) * w) / np.sum(w))
+    return Q.weighted_mean(model.credit(rows), w)
 
-
-def _answer_label(lab: np.ndarray, w: np.ndarray) -> float:
-    return float(np.sum(lab * w) / np.sum(w))
 
 
 def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_identity):
@@ -405,7 +393,7 @@ def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_
     def fitted(idx: list[int]):
         m = model(np.vstack([rd[i] for i in idx]), np.concatenate([dev.labels[i] for i in idx]))
         s = np.array([_score(m, rd[i], dev.weights[i]) for i in idx])
-        y = np.array([_answer_label(dev.labels[i], dev.weights[i]) for i in idx])
+        y = np.array([Q.weighted_mean(dev.labels[i], dev.weights[i]) for i in idx])
         return m, post(s, y)
 
     def result(split: Split, rows: list[np.ndarray], models: list) -> tuple[float, float]:
@@ -414,7 +402,7 @@ def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_
             credits.append(m.credit(x))
             probs.append(m.p(x))
             outcomes.append(AnswerOutcome(it.id, it.kind, it.lang, score=f(_score(m, x, w)),
-                                          label=_answer_label(lab, w)))
+                                          label=Q.weighted_mean(lab, w)))
         r = report(np.concatenate(credits), np.concatenate(probs), np.concatenate(split.labels),
                    outcomes)
         return r.answer_spearman, r.answer_mae
@@ -432,15 +420,15 @@ def measure(dev: Split, held: Split, transform: Transform, model=Soft, post=fit_
     return out
 
 
-DEV_NAMES = {path.name: path.stem.removeprefix("labeled-") for path in Q.DEV_FILES}
-HELD_FILES = tuple(Q.held_name(path) for path in Q.HELDOUT_FILES)
+DEV_NAMES = tuple(Q.file_label(path) for path in Q.DEV_FILES)
+HELD_FILES = tuple(Q.file_label(path) for path in Q.HELDOUT_FILES)
 _FILE_OF: dict[str, str] = {}  # answer id -> the name of the file it came from
 
 
 def load(paths) -> list[LabeledAnswer]:
     items = []
     for path in paths:
-        name = DEV_NAMES.get(path.name) or Q.held_name(path)
+        name = Q.file_label(path)
         for item in load_labeled(path):
             _FILE_OF[item.id] = name
             items.append(item)
@@ -456,15 +444,14 @@ def held_errors(dev: Split, held: Split, transform: Transform) -> np.ndarray:
     """Absolute answer error of every held-out answer, scorer fitted on all of dev."""
     m = Soft(np.vstack([transform(r, x) for r, x in zip(dev.rows, dev.extra)]),
              np.concatenate(dev.labels))
-    return np.array([abs(_score(m, transform(r, x), w) - _answer_label(lab, w))
+    return np.array([abs(_score(m, transform(r, x), w) - Q.weighted_mean(lab, w))
                      for r, x, lab, w in zip(held.rows, held.extra, held.labels, held.weights)])
 
 
 def paired(base: np.ndarray, other: np.ndarray, resamples: int = 5000) -> tuple[float, float, float]:
     """Mean of ``other - base`` and its 95% bootstrap interval (answers resampled in pairs)."""
     d = other - base
-    means = np.random.default_rng(0).choice(d, (resamples, len(d))).mean(axis=1)
-    return float(d.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+    return (float(d.mean()), *Q.bootstrap_interval(d, resamples))
 
 
 def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, float]]:
@@ -475,10 +462,10 @@ def by_writer(dev: Split, held: Split, transform: Transform) -> list[tuple[str, 
 
     names = [writer(it) for it in items]
     out = []
-    for name in (*DEV_NAMES.values(), *HELD_FILES):
+    for name in (*DEV_NAMES, *HELD_FILES):
         train = [i for i, n in enumerate(names) if n != name]
         m = Soft(np.vstack([rows[i] for i in train]), np.concatenate([labels[i] for i in train]))
-        errors = [abs(_score(m, rows[i], weights[i]) - _answer_label(labels[i], weights[i]))
+        errors = [abs(_score(m, rows[i], weights[i]) - Q.weighted_mean(labels[i], weights[i]))
                   for i, n in enumerate(names) if n == name]
         out.append((name, float(np.mean(errors))))
     return out
