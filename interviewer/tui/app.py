@@ -473,26 +473,39 @@ class InterviewApp(App[int]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
 
+    def _practised(self, bank: Bank):
+        """The bank's rubric and point statuses once it has been practised, else None.
+
+        The rubric is read once here: the history screen needs it for the statuses and for
+        the mastery series alike.
+        """
+        from interviewer.practice import point_statuses
+
+        try:
+            rubric = rubric_for_bank(bank).rubric
+            statuses = point_statuses(self.store, bank, rubric)
+        except InterviewerError:
+            return None
+        return (rubric, statuses) if any(s.reviews for s in statuses) else None
+
     def _bank_mastery(self, bank: Bank) -> dict[str, float]:
         """Mastery of one bank (overall and per tag); empty until it has been practised."""
         from interviewer.practice import mastery
 
-        try:
-            statuses = self._statuses(bank)
-        except InterviewerError:
-            return {}
-        return mastery(statuses, bank) if any(s.reviews for s in statuses) else {}
+        practised = self._practised(bank)
+        return mastery(practised[1], bank) if practised else {}
 
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""
-        from interviewer.practice import mastery_over_time
+        from interviewer.practice import mastery, mastery_over_time
 
         out = {}
         for bank in self.banks:
-            shares = self._bank_mastery(bank)
-            if shares:
-                rubric = rubric_for_bank(bank).rubric
-                out[bank.id] = (shares, [v for _, v in mastery_over_time(self.store, bank, rubric)])
+            practised = self._practised(bank)
+            if practised:
+                rubric, statuses = practised
+                out[bank.id] = (mastery(statuses, bank),
+                                [v for _, v in mastery_over_time(self.store, bank, rubric)])
         return out
 
     def action_help(self) -> None:
