@@ -17,6 +17,7 @@ from interviewer import __version__
 from interviewer.bank import BankCatalog, import_plaintext, load_bank, read_text, render_bank
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
+from interviewer.outpath import check_writable
 from interviewer.paths import rubric_path_for
 
 EXIT_USAGE = 2
@@ -174,10 +175,10 @@ def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(text)
         return 0
     target = Path(args.out) if args.out else Path("bank") / f"{bank.id}.md"
-    if target.exists() and not args.force:
+    if target.exists() and not target.is_dir() and not args.force:
         raise InputError("file exists; not overwriting", path=target,
                          hint="use --force, or -o to write elsewhere")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(target, make_parents=not args.out)
     target.write_text(text, encoding="utf-8")
     err.write(f"wrote {target}: bank '{bank.id}', {len(bank.questions)} questions "
               f"(next: interviewer rubric build {target})\n")
@@ -188,7 +189,7 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
     from interviewer.rubric import build_rubric, load_rubric, save_rubric
 
     bank = _catalog(settings).resolve(args.bank or settings.bank)
-    target = args.out or rubric_path_for(bank.path, bank.id)
+    target = check_writable(args.out) if args.out else rubric_path_for(bank.path, bank.id)
     existing = None
     if target.exists():
         try:
@@ -294,6 +295,9 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         raise InputError("--resume needs --out (the file whose finished ids are skipped)")
     if args.jobs < 1:
         raise InputError("--jobs must be at least 1")
+    for target in (args.out, args.report):
+        if target is not None:
+            check_writable(target)
     rubric = _resolve_rubric(settings, args.rubric, err)
     parsed = parse_batch(read_text(args.answers, InputError), rubric)
     skip = done_ids(args.out) if args.resume else set()
@@ -401,12 +405,13 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     from interviewer.calibration import fit_scorer, save_scorer
     from interviewer.labels import collect_features
 
+    target = check_writable(args.out or settings.data_dir / "calibration.json",
+                            make_parents=args.out is None)
     grader = _make_grader(settings)
     rows, labels = collect_features(grader, args.labels, _catalog(settings), err)
     if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
     scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
-    target = args.out or settings.data_dir / "calibration.json"
     save_scorer(grader.model_id, scorer, target)
     out.write(f"{grader.model_id}: covered if p >= {scorer.covered:.2f}, partial if p >= "
               f"{scorer.partial:.2f} (n={labels.size} points, point MAE "
@@ -571,6 +576,8 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     from interviewer.report import ReportMeta, format_for, render
     from interviewer.store import Store
 
+    if args.out is not None:
+        check_writable(args.out)
     store = Store.open(settings.data_dir)
     row = _session_or_latest(store, args.session)
     interview = interview_from_session(row, _catalog(settings))
@@ -587,7 +594,6 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
         out.write(text)
         return 0
     try:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write the report: {exc.strerror}", path=args.out) from None
