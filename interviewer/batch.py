@@ -47,7 +47,7 @@ def parse_batch(text: str, rubric: Rubric) -> list[BatchItem | BatchError]:
             continue
         item_id: object = n
         try:
-            raw = json.loads(line)
+            raw = _load_line(line)
             if not isinstance(raw, dict):
                 raise ValueError("expected a JSON object")
             item_id = raw.get("id", n)
@@ -61,6 +61,19 @@ def parse_batch(text: str, rubric: Rubric) -> list[BatchItem | BatchError]:
             msg = f"malformed JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
             out.append(BatchError(n, item_id, msg))
     return out
+
+
+def _load_line(line: str) -> object:
+    """One JSON value; nesting too deep, or a lone surrogate (valid JSON that no UTF-8 output
+    can carry), is a ValueError like any other malformed line."""
+    try:
+        raw = json.loads(line)
+        json.dumps(raw, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except UnicodeEncodeError:
+        raise ValueError("text with a lone surrogate (not valid Unicode)") from None
+    return raw
 
 
 def done_ids(path: Path) -> set[str]:

@@ -122,3 +122,25 @@ def test_grade_out_in_a_read_only_directory_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1 and "out.jsonl" in proc.stderr, proc.stderr
     assert "cannot be written" in proc.stderr or "read-only" in proc.stderr.lower()
+
+
+def test_a_lone_surrogate_or_deep_nesting_is_a_bad_line_like_any_other(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    good = json.dumps({"id": 1, "question_id": "q07", "answer": "梯度累积。"}, ensure_ascii=False)
+    lines = [good,
+             '{"id": 2, "question_id": "q07", "answer": "bad \\ud800 text"}',
+             '{"id": "\\udfff", "question_id": "q07", "answer": "fine text"}',
+             '{"id": 4, "answer": ' + "[" * 100_000 + "]" * 100_000 + "}",
+             good.replace('"id": 1', '"id": 5')]
+    answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = run("grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
+                            "--out", str(out))
+    assert code == 1, err
+    assert "Traceback" not in err
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [("score" in r, "error" in r) for r in rows] == [
+        (True, False), (False, True), (False, True), (False, True), (True, False)]
+    assert rows[1]["id"] == 2 and "surrogate" in rows[1]["error"]
+    assert "deep" in rows[3]["error"]
+    assert [ln.split(":")[1] for ln in err.strip().split("\n")] == ["2", "3", "4"]
