@@ -38,6 +38,16 @@ def _duration(value: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _count(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = None
+    if n is None or n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, got {value}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points.")
     p.add_argument("--version", action="version", version=f"interviewer {__version__}")
@@ -88,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
     drill.add_argument("--bank", help="bank id or path")
-    drill.add_argument("--count", type=int, default=5, help="number of questions (default 5)")
+    drill.add_argument("--count", type=_count, default=5, help="number of questions (default 5)")
     drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
 
     pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
@@ -124,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bank", help="bank id or path; a+b mixes the questions of banks a and b")
-    p.add_argument("--count", type=int, help="number of questions")
+    p.add_argument("--count", type=_count, help="number of questions")
     p.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m or 90s")
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
     p.add_argument("--shuffle", action="store_true", default=None, help="random order")

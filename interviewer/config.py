@@ -7,6 +7,7 @@ settings: only the *name* of the environment variable that holds one.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -55,53 +56,100 @@ _DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*h)?\s*(?:(\d+(?:\.\d+)?)\s*m)?
 
 
 def parse_duration(value: str | int | float) -> float:
-    """Seconds from ``300``, ``"90s"``, ``"5m"``, ``"1m30s"`` or ``"1h"``."""
+    """Seconds from ``300``, ``"90s"``, ``"5m"``, ``"1m30s"`` or ``"1h"``; finite and > 0."""
     if isinstance(value, bool):
         raise ValueError("not a duration")
     if isinstance(value, (int, float)):
         seconds = float(value)
-    else:
+    elif isinstance(value, str):
         m = _DURATION.match(value)
         if not m or not any(m.groups()):
             raise ValueError(f"'{value}' is not a duration like 90s, 5m or 1m30s")
         h, mi, s = (float(g) if g else 0.0 for g in m.groups())
         seconds = h * 3600 + mi * 60 + s
+    else:
+        raise ValueError(f"a duration like 90s, 5m or 1m30s, got {value!r}")
+    if not math.isfinite(seconds):
+        raise ValueError(f"a finite duration, got {value!r}")
     if seconds <= 0:
         raise ValueError("a duration must be more than 0 seconds")
     return seconds
 
 
-# config-file key -> (settings field, converter)
-_TOP_KEYS = {"bank": str, "model": str, "time_limit": parse_duration, "count": int,
-             "shuffle": bool, "embedding_base_url": str, "embedding_api_key_env": str}
-_LLM_KEYS = {"enabled": bool, "base_url": str, "model": str, "api_key_env": str,
-             "timeout": float, "max_followups": int}
-_ENV = {
-    "INTERVIEWER_BANK": ("bank", str),
-    "INTERVIEWER_MODEL": ("model", str),
-    "INTERVIEWER_TIME_LIMIT": ("time_limit", parse_duration),
-    "INTERVIEWER_COUNT": ("count", int),
-    "INTERVIEWER_EMBEDDING_BASE_URL": ("embedding_base_url", str),
-}
+# Each key's declared type and range. A checker takes the value as the TOML file typed it,
+# or as the text of an environment variable (``text=True``), and returns it converted or
+# raises ValueError("must be …, got …").
 
 
-def _to_bool(value: Any) -> bool:
+def _string(value: Any, text: bool = False) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be a string, got {value!r}")
+    return value
+
+
+def _boolean(value: Any, text: bool = False) -> bool:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off", ""):
-        return False
-    raise ValueError(f"'{value}' is not true or false")
+    if text and isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("1", "true", "yes", "on"):
+            return True
+        if word in ("0", "false", "no", "off", ""):
+            return False
+    raise ValueError(f"must be true or false, got {value!r}")
 
 
-def _convert(conv: Any, value: Any) -> Any:
-    if conv is bool:
-        return _to_bool(value)
-    if conv is int and isinstance(value, bool):
-        raise ValueError("expected a whole number")
-    return conv(value)
+def _whole(minimum: int):
+    def check(value: Any, text: bool = False) -> int:
+        if text and isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            shown = value if text or isinstance(value, (int, float)) and \
+                not isinstance(value, bool) else repr(value)
+            raise ValueError(f"must be a whole number ≥ {minimum}, got {shown}")
+        return value
+    return check
+
+
+def _seconds(value: Any, text: bool = False) -> float:
+    if text and isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            pass
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or value <= 0:
+        shown = value if text or isinstance(value, (int, float)) and \
+            not isinstance(value, bool) else repr(value)
+        raise ValueError(f"must be a finite number of seconds > 0, got {shown}")
+    return float(value)
+
+
+def _duration(value: Any, text: bool = False) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite duration, got {value}")
+        if value <= 0:
+            raise ValueError(f"must be more than 0 seconds, got {value}")
+    try:
+        return parse_duration(value)
+    except ValueError:
+        shown = value if text else repr(value)
+        raise ValueError(f"must be a duration like 90s, 5m or 1m30s, got {shown}") from None
+
+
+_TOP_KEYS = {"bank": _string, "model": _string, "time_limit": _duration, "count": _whole(1),
+             "shuffle": _boolean, "embedding_base_url": _string,
+             "embedding_api_key_env": _string}
+_LLM_KEYS = {"enabled": _boolean, "base_url": _string, "model": _string,
+             "api_key_env": _string, "timeout": _seconds, "max_followups": _whole(0)}
+_ENV = {
+    "INTERVIEWER_BANK": ("bank", _string),
+    "INTERVIEWER_MODEL": ("model", _string),
+    "INTERVIEWER_TIME_LIMIT": ("time_limit", _duration),
+    "INTERVIEWER_COUNT": ("count", _whole(1)),
+    "INTERVIEWER_EMBEDDING_BASE_URL": ("embedding_base_url", _string),
+}
 
 
 def _read_config(path: Path) -> dict[str, Any]:
@@ -139,22 +187,22 @@ def discover_settings(env: Mapping[str, str] | None = None,
                     raise ConfigError(f"unknown key 'llm.{lk}'", path=path,
                                       hint=f"known: {', '.join(_LLM_KEYS)}")
                 try:
-                    llm[lk] = _convert(_LLM_KEYS[lk], lv)
-                except (TypeError, ValueError) as exc:
-                    raise ConfigError(f"llm.{lk}: {exc}", path=path) from None
+                    llm[lk] = _LLM_KEYS[lk](lv)
+                except ValueError as exc:
+                    raise ConfigError(f"llm.{lk} {exc}", path=path) from None
         elif key in _TOP_KEYS:
             try:
-                values[key] = _convert(_TOP_KEYS[key], value)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{key}: {exc}", path=path) from None
+                values[key] = _TOP_KEYS[key](value)
+            except ValueError as exc:
+                raise ConfigError(f"{key} {exc}", path=path) from None
         else:
             raise ConfigError(f"unknown key '{key}'", path=path,
                               hint=f"known: {', '.join([*_TOP_KEYS, 'llm'])}")
     for var, (key, conv) in _ENV.items():
         if env.get(var):
             try:
-                values[key] = _convert(conv, env[var])
-            except (TypeError, ValueError) as exc:
+                values[key] = conv(env[var], text=True)
+            except ValueError as exc:
                 raise ConfigError(f"environment variable {var}: {exc}") from None
     if env.get("OPENAI_BASE_URL"):
         llm["base_url"] = env["OPENAI_BASE_URL"]
