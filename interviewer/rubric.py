@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -448,8 +449,9 @@ def rubric_from_data(data: object, path: Path | None = None) -> Rubric:
             weight = rp.get("weight", 1.0)
             if weight is None:
                 weight = 1.0
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
-                raise fail(f"{pw} ({pid}): 'weight' must be a number >= 0")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
+                    or not math.isfinite(weight) or weight <= 0:
+                raise fail(f"{pw} ({pid}): 'weight' must be a finite number > 0, got {weight!r}")
             keywords = rp.get("keywords") or []
             if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
                 raise fail(f"{pw} ({pid}): 'keywords' must be a list of strings")

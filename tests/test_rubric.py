@@ -224,3 +224,34 @@ def test_draft_points_are_values() -> None:
 ])
 def test_split_label_uses_the_segmenters_brackets(text: str, expected: tuple) -> None:
     assert split_label(text) == expected
+
+
+@pytest.mark.parametrize("weight", [".inf", "-.inf", ".nan", "0", "-1", "'2'", "true"])
+def test_a_point_weight_must_be_finite_and_positive(tmp_path: Path, weight: str) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: x}\n"
+                    f"  - {{id: pt-b, text: y, weight: {weight}}}\n", encoding="utf-8")
+    with pytest.raises(RubricError) as info:
+        load_rubric(path)
+    message = str(info.value)
+    assert str(path) in message and "pt-b" in message
+    assert "'weight' must be a finite number > 0" in message and "\n" not in message
+
+
+def test_a_nan_weight_never_reaches_a_batch_result(tmp_path: Path) -> None:
+    """Before the check, .nan passed and the batch wrote "score": NaN, which is not JSON."""
+    import json
+
+    from cli_helpers import run_cli
+
+    rubric = tmp_path / "r.yaml"
+    rubric.write_text("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: 混合精度训练}\n"
+                      "  - {id: b, text: 梯度累积, weight: .nan}\n", encoding="utf-8")
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(json.dumps({"id": 1, "question_id": "q1", "answer": "混合精度训练"}) + "\n",
+                       encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code, _, err = run_cli("grade", "--rubric", str(rubric), "--answers", str(answers),
+                           "--out", str(out), "--model", "/nonexistent-model")
+    assert code == 2 and "'weight' must be a finite number > 0" in err
+    assert not out.exists() or "NaN" not in out.read_text(encoding="utf-8")
