@@ -88,8 +88,11 @@ class OpenAIEmbedder:
 
     def __init__(self, model: str, *, base_url: str, api_key: str | None = None,
                  timeout: float = 30.0, batch_size: int = 128) -> None:
+        from interviewer.urls import split_credentials
+
         self.model = model
-        self.base_url = base_url.rstrip("/")
+        # the URL's own credentials go into a header; the URL kept here can be shown
+        self.base_url, self._headers = split_credentials(base_url.rstrip("/"))
         self._api_key = api_key or "not-needed"
         self._timeout = timeout
         self._batch_size = batch_size
@@ -106,7 +109,8 @@ class OpenAIEmbedder:
                 from openai import OpenAI
 
                 self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
-                                      timeout=self._timeout, max_retries=1)
+                                      timeout=self._timeout, max_retries=1,
+                                      default_headers=self._headers or None)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         import openai

@@ -40,7 +40,9 @@ def resolve_model(name: str) -> tuple[str, str]:
 
 def openai_model_id(model: str, base_url: str) -> str:
     """A served model is named with its server: the same name elsewhere may be another model."""
-    return f"{model}@{base_url.rstrip('/')}"
+    from interviewer.urls import redact_url
+
+    return f"{model}@{redact_url(base_url.rstrip('/'))}"
 
 
 def served_model(name: str, base_url: str | None) -> tuple[str, str]:

@@ -228,10 +228,13 @@ class LLMProber:
         if self._client is None:
             from openai import OpenAI
 
+            from interviewer.urls import split_credentials
+
             key = self.env.get(self.settings.api_key_env) or PLACEHOLDER_KEY
+            url, headers = split_credentials(self.settings.base_url)
             # retries are ours (see _ask): the client's own would not respect the deadline
-            self._client = OpenAI(base_url=self.settings.base_url, api_key=key,
-                                  timeout=self.settings.timeout, max_retries=0)
+            self._client = OpenAI(base_url=url, api_key=key, timeout=self.settings.timeout,
+                                  max_retries=0, default_headers=headers or None)
         return self._client
 
     def followup(self, question: QuestionRubric, grade: Grade, language: str,

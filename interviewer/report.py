@@ -16,6 +16,7 @@ from pathlib import Path
 from interviewer.errors import InputError
 from interviewer.interview import Interview
 from interviewer.timer import format_clock
+from interviewer.urls import redact_url
 
 SCHEMA = "interviewer.report/1"
 FORMATS = ("md", "html", "json")
@@ -80,7 +81,8 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
                     "started_at": interview.started_at.isoformat(timespec="seconds"),
                     "bank": {"id": interview.bank.id, "title": interview.bank.title},
                     "duration_s": round(interview.total_time(), 1),
-                    "models": {"embedding": meta.model_id, "llm": dict(meta.llm) or None}},
+                    "models": {"embedding": redact_url(meta.model_id),
+                               "llm": {k: redact_url(v) for k, v in meta.llm.items()} or None}},
         "overall_score": round(interview.overall_score(), 4),
         "mastery": {(k or "bank"): round(v, 4) for k, v in meta.mastery.items()} or None,
         "questions": questions,
@@ -96,11 +98,12 @@ def _meta_items(interview: Interview, meta: ReportMeta, d: dict) -> list[tuple[s
     s = d["session"]
     items = [("Date", interview.started_at.astimezone().strftime("%Y-%m-%d %H:%M")),
              ("Bank", s["bank"]["id"]), ("Duration", _clock(s["duration_s"]))]
-    if meta.model_id:
-        items.append(("Grading model", meta.model_id))
-    if meta.llm:
+    models = s["models"]
+    if models["embedding"]:
+        items.append(("Grading model", models["embedding"]))
+    if models["llm"]:
         items.append(("Follow-up model",
-                      f"{meta.llm.get('model') or ''} at {meta.llm.get('base_url') or ''}"))
+                      f"{models['llm'].get('model') or ''} at {models['llm'].get('base_url') or ''}"))
     return items
 
 

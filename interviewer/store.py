@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from interviewer.errors import InterviewerError
+from interviewer.urls import redact_url
 
 try:
     import fcntl
@@ -229,8 +230,8 @@ class Store:
                       model_id: str | None) -> str:
         self._write("INSERT INTO sessions (id, started_at, bank_id, bank_title, model_id, "
                     "status, plan_json) VALUES (?, ?, ?, ?, ?, 'active', ?)",
-                    (session_id, _now(), bank_id, bank_title, model_id,
-                     json.dumps(plan, ensure_ascii=False)))
+                    (session_id, _now(), bank_id, bank_title, redact_url(model_id),
+                     redact_url(json.dumps(plan, ensure_ascii=False))))
         self.hold(session_id)
         return session_id
 
