@@ -18,6 +18,7 @@ from interviewer.bank import BankCatalog, import_plaintext, load_bank, read_text
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
 from interviewer.outpath import check_writable
+from interviewer.terminal import SafeStream, for_terminal
 from interviewer.paths import rubric_path_for
 
 EXIT_USAGE = 2
@@ -28,7 +29,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error instead of the usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(EXIT_USAGE, for_terminal(f"{self.prog}: error: {message} "
+                                           f"(see '{self.prog} --help')") + "\n")
 
 
 def _duration(value: str) -> float:
@@ -322,7 +324,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         drop_partial_line(args.out)
     sink = args.out.open("a" if args.resume else "w", encoding="utf-8") if args.out else out
     graded: list[Grade] = []
-    progress = Progress(len(todo), err)
+    progress = Progress(len(todo), getattr(err, "raw", err))  # only numbers: no escaping
     def grade_one(item) -> dict:
         return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
 
@@ -642,8 +644,9 @@ def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO) -> in
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
          err: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    err = err or sys.stderr
+    # everything printed passes through for_terminal: answers, evidence, ids, LLM text
+    out = SafeStream(out or sys.stdout)
+    err = SafeStream(err or sys.stderr)
     args = build_parser().parse_args(argv)
     try:
         overrides = {"bank": getattr(args, "bank", None), "model": getattr(args, "model", None),
