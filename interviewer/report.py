@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -107,12 +108,17 @@ def _meta_items(interview: Interview, meta: ReportMeta, d: dict) -> list[tuple[s
     return items
 
 
+# every character that some reader takes for the end of a line
+_LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
 def _md(text: str | None) -> str:
-    """Inline Markdown-safe text: specials escaped, newlines folded (for tables and lists)."""
+    """Inline Markdown-safe text: specials escaped, every kind of line break folded to a
+    space (for tables and lists)."""
     out = (text or "").replace("\\", "\\\\")
     for ch in "|*_`[]<>#":
         out = out.replace(ch, "\\" + ch)
-    return out.replace("\n", " ")
+    return _LINE_BREAKS.sub(" ", out)
 
 
 def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:

@@ -197,3 +197,21 @@ def test_followups_show_both_scores_and_stay_escaped() -> None:
     assert q["followups"][0]["question"] == "还有哪些节省显存的方法？"
     assert q["score_with_followups"] == round(first.score_with_probing, 4)
     assert "&lt;i&gt;斜&lt;/i&gt;" in render_html(interview, META)
+
+
+def test_no_kind_of_line_break_can_leave_a_markdown_table_cell() -> None:
+    from dataclasses import replace
+
+    interview = sample_interview()
+    attempt = interview.attempts[0]
+    breaks = "a\rb|c\r\nd\x0be\x0cf\x1cg\x85h\u2028i\u2029j\n| k |"
+    points = list(attempt.grade.points)
+    points[0] = replace(points[0], evidence=breaks, text="点" + breaks)
+    points[1] = replace(points[1], evidence=None, reason="理由" + breaks, group="组" + breaks)
+    attempt.grade = replace(attempt.grade, points=tuple(points))
+    md = render_markdown(interview, META)
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    assert len(rows) == sum(len(a.grade.points) + 2 for a in interview.attempts if a.grade)
+    for line in rows:
+        if "verdict" not in line and "---" not in line:
+            assert line.count(" | ") == 2 and line.endswith(" |"), repr(line)
