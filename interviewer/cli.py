@@ -150,6 +150,16 @@ def _catalog(settings: Settings) -> BankCatalog:
     return BankCatalog(settings.bank_dirs)
 
 
+def _open_store(settings: Settings, err: TextIO):
+    """The session database; a corrupt one moved aside is said, with where it went."""
+    from interviewer.store import Store
+
+    store = Store.open(settings.data_dir)
+    if store.moved_aside is not None:
+        err.write(f"interviewer: notice: {store.notice}\n")
+    return store
+
+
 def cmd_bank_list(settings: Settings, out: TextIO) -> int:
     for bank in _catalog(settings).banks():
         out.write(f"{bank.id:<20} {bank.language}  {len(bank.questions):>3} questions  "
@@ -490,15 +500,14 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
     return 0
 
 
-def _drill_plan(settings: Settings, bank, count: int | None):
+def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO):
     from datetime import datetime, timezone
 
     from interviewer.practice import drill_questions, point_statuses
     from interviewer.rubric import rubric_for_bank
     from interviewer.session import InterviewPlan
-    from interviewer.store import Store
 
-    store = Store.open(settings.data_dir)
+    store = _open_store(settings, err)
     try:
         statuses = point_statuses(store, bank, rubric_for_bank(bank).rubric)
     finally:
@@ -511,26 +520,26 @@ def _drill_plan(settings: Settings, bank, count: int | None):
                          followups=settings.llm.enabled)
 
 
-def cmd_drill(settings: Settings, args: argparse.Namespace) -> int:
+def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
     from interviewer.session import SetupChoices
 
     bank = _catalog(settings).resolve(settings.bank)
-    args.drill_plan = _drill_plan(settings, bank, args.count)
+    args.drill_plan = _drill_plan(settings, bank, args.count, err)
     args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit, drill=True)
     return cmd_run(settings, args)
 
 
-def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from datetime import datetime, timezone
 
     from interviewer.practice import due_points, mastery, point_statuses
     from interviewer.rubric import rubric_for_bank
-    from interviewer.store import Store
+    from interviewer.store import NotSavedError
 
     bank = _catalog(settings).resolve(settings.bank)
     rubric = rubric_for_bank(bank).rubric
     known = {p.id for q in rubric.questions for p in q.points}
-    store = Store.open(settings.data_dir)
+    store = _open_store(settings, err)
     if args.action in ("suspend", "unsuspend"):
         if not args.point_ids:
             raise InputError(f"{args.action} needs point ids", hint="'interviewer points' lists them")
@@ -539,6 +548,9 @@ def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO) -> int
             raise InputError(f"no point {', '.join(unknown)} in bank '{bank.id}'")
         for pid in args.point_ids:
             store.set_suspended(bank.id, pid, args.action == "suspend")
+            if not store.persistent or store.last_error:
+                why = store.last_error or f"{settings.data_dir} cannot be written"
+                raise NotSavedError(f"could not {args.action} {pid}: not saved ({why})")
         out.write(f"{args.action}ed {len(args.point_ids)} point(s) in {bank.id}\n")
         return 0
     now = datetime.now(timezone.utc)
@@ -558,10 +570,8 @@ def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO) -> int
     return 0
 
 
-def cmd_resume(settings: Settings, args: argparse.Namespace) -> int:
-    from interviewer.store import Store
-
-    store = Store.open(settings.data_dir)
+def cmd_resume(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
+    store = _open_store(settings, err)
     interrupted = store.interrupted()
     if not interrupted:
         raise InputError("no interrupted interview to resume",
@@ -586,11 +596,10 @@ def _session_or_latest(store, session_id: str | None):
 def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from interviewer.recorder import interview_from_session
     from interviewer.report import ReportMeta, format_for, render
-    from interviewer.store import Store
 
     if args.out is not None:
         check_writable(args.out)
-    store = Store.open(settings.data_dir)
+    store = _open_store(settings, err)
     row = _session_or_latest(store, args.session)
     interview = interview_from_session(row, _catalog(settings))
     fmt = args.format or (format_for(args.out) if args.out else "md")
@@ -613,11 +622,10 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     return 0
 
 
-def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from interviewer.history import missed_points, trend
-    from interviewer.store import Store
 
-    store = Store.open(settings.data_dir)
+    store = _open_store(settings, err)
     rows = store.sessions(limit=None if args.points else args.limit)
     if not rows:
         out.write("No sessions yet. Start one with: interviewer\n")
@@ -674,17 +682,17 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         if command == "calibrate":
             return cmd_calibrate(settings, args, out, err)
         if command == "resume":
-            return cmd_resume(settings, args)
+            return cmd_resume(settings, args, err)
         if command == "followup":
             return cmd_followup(settings, args, out, err)
         if command == "drill":
-            return cmd_drill(settings, args)
+            return cmd_drill(settings, args, err)
         if command == "points":
-            return cmd_points(settings, args, out)
+            return cmd_points(settings, args, out, err)
         if command == "report":
             return cmd_report(settings, args, out, err)
         if command == "history":
-            return cmd_history(settings, args, out)
+            return cmd_history(settings, args, out, err)
     except InterviewerError as exc:
         err.write(f"interviewer: error: {exc}\n")
         return EXIT_USAGE

@@ -100,6 +100,10 @@ class NewerSchemaError(InterviewerError):
     """The database was written by a newer interviewer; do not touch it."""
 
 
+class NotSavedError(InterviewerError):
+    """A change the user asked for could not be written."""
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -153,6 +157,7 @@ class Store:
         self.notice = notice  # one line for the user about what happened on open
         self.persistent = persistent
         self.last_error: str | None = None
+        self.moved_aside: Path | None = None  # where a corrupt database was moved on open
         self._locks: dict[str, Any] = {}
 
     # ------------------------------------------------------------ opening
@@ -166,8 +171,8 @@ class Store:
             if not os.access(data_dir, os.W_OK):
                 raise PermissionError(data_dir)
         except OSError:
-            return cls.in_memory(f"{data_dir} is not writable: this interview will not be saved "
-                                 "(fix the permissions or set INTERVIEWER_HOME)")
+            return cls.read_only(path, f"{data_dir} is not writable: this interview will not "
+                                       "be saved (fix the permissions or set INTERVIEWER_HOME)")
         try:
             conn = cls._connect(path)
             return cls(conn, path)
@@ -175,16 +180,41 @@ class Store:
             raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
         except sqlite3.DatabaseError as exc:
             if "readonly" in str(exc) or "unable to open" in str(exc):
-                return cls.in_memory(f"{path} cannot be written ({exc}): this interview will "
-                                     "not be saved")
+                return cls.read_only(path, f"{path} cannot be written ({exc}): this interview "
+                                           "will not be saved")
             aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
             for suffix in ("", "-wal", "-shm"):
                 src = Path(str(path) + suffix)
                 if src.exists():
                     src.replace(Path(str(aside) + suffix))
             conn = cls._connect(path)
-            return cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
-                                          f"was moved to {aside} and a new one started")
+            store = cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
+                                           f"was moved to {aside} and a new one started")
+            store.moved_aside = aside
+            return store
+
+    @classmethod
+    def read_only(cls, path: Path, notice: str) -> Store:
+        """What can be read of a database that cannot be written, copied into memory: past
+        sessions stay visible, and nothing claims to be saved (``persistent`` is False)."""
+        memory = sqlite3.connect(":memory:", check_same_thread=False)
+        if path.is_file():
+            for query in ("mode=ro", "immutable=1"):  # immutable: a WAL file we may not create
+                try:
+                    source = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True)
+                    try:
+                        source.backup(memory)
+                    finally:
+                        source.close()
+                    break
+                except sqlite3.Error:
+                    continue
+        try:
+            migrate(memory)
+        except (sqlite3.Error, NewerSchemaError):
+            memory.close()
+            return cls.in_memory(notice)
+        return cls(memory, None, notice=notice, persistent=False)
 
     @classmethod
     def in_memory(cls, notice: str | None = None) -> Store:
