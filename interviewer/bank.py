@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -340,9 +341,21 @@ def combine_banks(banks: list[Bank]) -> Bank:
 
 @dataclass
 class BankCatalog:
-    """All banks the app can see: shipped, in the user's bank dir, and extra paths."""
+    """All banks the app can see: shipped, in the user's bank dir, and extra paths.
+
+    A bank file that cannot be read is skipped, and a bank whose id another one already has
+    replaces it; both are said once each through ``warn``.
+    """
 
     dirs: list[Path] = field(default_factory=list)
+    warn: Callable[[str], None] | None = None
+    _warned: set[str] = field(default_factory=set, repr=False, compare=False)
+
+    def _warning(self, message: str) -> None:
+        if message not in self._warned:
+            self._warned.add(message)
+            if self.warn is not None:
+                self.warn(message)
 
     def paths(self) -> list[Path]:
         found: list[Path] = []
@@ -355,7 +368,14 @@ class BankCatalog:
         """Every readable bank; later directories override earlier ones by id."""
         by_id: dict[str, Bank] = {}
         for p in self.paths():
-            bank = load_bank(p)
+            try:
+                bank = load_bank(p)
+            except BankError as exc:
+                self._warning(f"skipped a bank that cannot be read: {exc}")
+                continue
+            if bank.id in by_id:
+                self._warning(f"{p}: bank id '{bank.id}' is also the id of {by_id[bank.id].path}; "
+                              f"{p.name} is used (give it another id to keep both)")
             by_id[bank.id] = bank
         return list(by_id.values())
 

@@ -146,8 +146,10 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
 # ---------------------------------------------------------------- commands
 
 
-def _catalog(settings: Settings) -> BankCatalog:
-    return BankCatalog(settings.bank_dirs)
+def _catalog(settings: Settings, err: TextIO | None = None) -> BankCatalog:
+    """The banks; a bank file skipped or shadowed is one warning line on ``err``."""
+    stream = err if err is not None else SafeStream(sys.stderr)
+    return BankCatalog(settings.bank_dirs, warn=lambda m: stream.write(f"warning: {m}\n"))
 
 
 def _open_store(settings: Settings, err: TextIO):
@@ -160,8 +162,8 @@ def _open_store(settings: Settings, err: TextIO):
     return store
 
 
-def cmd_bank_list(settings: Settings, out: TextIO) -> int:
-    for bank in _catalog(settings).banks():
+def cmd_bank_list(settings: Settings, out: TextIO, err: TextIO) -> int:
+    for bank in _catalog(settings, err).banks():
         out.write(f"{bank.id:<20} {bank.language}  {len(bank.questions):>3} questions  "
                   f"{bank.title}  ({bank.path})\n")
     return 0
@@ -170,7 +172,7 @@ def cmd_bank_list(settings: Settings, out: TextIO) -> int:
 def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: TextIO) -> int:
     from interviewer.rubric import rubric_for_bank
 
-    targets = paths or _catalog(settings).paths()
+    targets = paths or _catalog(settings, err).paths()
     if not targets:
         raise InputError("no bank files found", hint="pass a path to a .md bank file")
     failed = 0
@@ -210,7 +212,7 @@ def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
     from interviewer.rubric import build_rubric, load_rubric, save_rubric
 
-    bank = _catalog(settings).resolve(args.bank or settings.bank)
+    bank = _catalog(settings, err).resolve(args.bank or settings.bank)
     target = check_writable(args.out) if args.out else rubric_path_for(bank.path, bank.id)
     existing = None
     if target.exists():
@@ -292,7 +294,7 @@ def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
     path = Path(ref)
     if path.suffix in (".yaml", ".yml", ".json") or path.exists():
         return load_rubric(path)
-    loaded = rubric_for_bank(_catalog(settings).resolve(ref))
+    loaded = rubric_for_bank(_catalog(settings, err).resolve(ref))
     for warning in loaded.warnings:
         err.write(f"warning: {warning}\n")
     return loaded.rubric
@@ -320,6 +322,10 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
     for target in (args.out, args.report):
         if target is not None:
             check_writable(target)
+    if args.report is not None:
+        from interviewer.report import format_of
+
+        format_of(args.report)
     rubric = _resolve_rubric(settings, args.rubric, err)
     parsed = parse_batch(read_text(args.answers, InputError), rubric)
     skip = done_ids(args.out) if args.resume else set()
@@ -393,7 +399,7 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
     if missing:
         raise InputError(f"missing {', '.join(missing)}",
                          hint="use --bank B --question Q --answer-file F, or --rubric R --answers A.jsonl")
-    bank = _catalog(settings).resolve(args.bank)
+    bank = _catalog(settings, err).resolve(args.bank)
     question = bank.question(args.question)
     answer = read_text(args.answer_file, InputError)
     if not answer.strip():
@@ -430,7 +436,7 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     target = check_writable(args.out or settings.data_dir / "calibration.json",
                             make_parents=args.out is None)
     grader = _make_grader(settings)
-    rows, labels = collect_features(grader, args.labels, _catalog(settings), err)
+    rows, labels = collect_features(grader, args.labels, _catalog(settings, err), err)
     if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
     scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
@@ -480,7 +486,7 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
     from interviewer.probing import followup_language, make_prober
     from interviewer.rubric import rubric_for_bank
 
-    bank = _catalog(settings).resolve(args.bank)
+    bank = _catalog(settings, err).resolve(args.bank)
     question = bank.question(args.question)
     answer = read_text(args.answer_file, InputError)
     if not answer.strip():
@@ -523,7 +529,7 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO):
 def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
     from interviewer.session import SetupChoices
 
-    bank = _catalog(settings).resolve(settings.bank)
+    bank = _catalog(settings, err).resolve(settings.bank)
     args.drill_plan = _drill_plan(settings, bank, args.count, err)
     args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit, drill=True)
     return cmd_run(settings, args)
@@ -536,7 +542,7 @@ def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     from interviewer.rubric import rubric_for_bank
     from interviewer.store import NotSavedError
 
-    bank = _catalog(settings).resolve(settings.bank)
+    bank = _catalog(settings, err).resolve(settings.bank)
     rubric = rubric_for_bank(bank).rubric
     known = {p.id for q in rubric.questions for p in q.points}
     store = _open_store(settings, err)
@@ -577,6 +583,13 @@ def cmd_resume(settings: Settings, args: argparse.Namespace, err: TextIO) -> int
         raise InputError("no interrupted interview to resume",
                          hint="'interviewer history' lists past sessions")
     args.resume_row = interrupted[0]
+    try:
+        _catalog(settings, err).resolve(args.resume_row.bank_id)
+    except InterviewerError:
+        raise InputError(f"cannot resume: bank '{args.resume_row.bank_id}' of the interrupted "
+                         "interview is no longer available",
+                         hint="put its file back in a bank directory; 'interviewer report' "
+                              "still shows what was typed") from None
     store.close()
     return cmd_run(settings, args)
 
@@ -595,19 +608,16 @@ def _session_or_latest(store, session_id: str | None):
 
 def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from interviewer.recorder import interview_from_session
-    from interviewer.report import ReportMeta, format_for, render
+    from interviewer.report import ReportMeta, format_of, render
 
+    fmt = args.format or (format_of(args.out) if args.out else "md")
     if args.out is not None:
         check_writable(args.out)
     store = _open_store(settings, err)
     row = _session_or_latest(store, args.session)
-    interview = interview_from_session(row, _catalog(settings))
-    fmt = args.format or (format_for(args.out) if args.out else "md")
-    shares: dict[str, float] = {}
-    if interview.rubric.questions:
-        from interviewer.practice import mastery, point_statuses
-
-        shares = mastery(point_statuses(store, interview.bank, interview.rubric), interview.bank)
+    # what the session stored (question texts, graded points), not today's bank of that id
+    interview = interview_from_session(row, None)
+    shares = _mastery(settings, store, row.bank_id, err)
     meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {},
                       mastery=shares)
     text = render(interview, fmt, meta)
@@ -620,6 +630,19 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
         raise InputError(f"cannot write the report: {exc.strerror}", path=args.out) from None
     err.write(f"wrote {args.out}\n")
     return 0
+
+
+def _mastery(settings: Settings, store, bank_id: str, err: TextIO) -> dict[str, float]:
+    """Today's mastery of a bank's points, when the bank is still there."""
+    from interviewer.practice import mastery, point_statuses
+    from interviewer.rubric import rubric_for_bank
+
+    try:
+        bank = _catalog(settings, err).resolve(bank_id)
+        rubric = rubric_for_bank(bank).rubric
+    except InterviewerError:
+        return {}
+    return mastery(point_statuses(store, bank, rubric), bank)
 
 
 def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -669,7 +692,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_run(settings, args)
         if command == "bank":
             if args.bank_command == "list":
-                return cmd_bank_list(settings, out)
+                return cmd_bank_list(settings, out, err)
             if args.bank_command == "validate":
                 return cmd_bank_validate(settings, args.paths, out, err)
             return cmd_bank_import(args, out, err)

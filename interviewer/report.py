@@ -279,6 +279,17 @@ def format_for(path: Path, default: str = "md") -> str:
     return {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (*FORMATS, "htm", "markdown") else default
 
 
+def format_of(path: Path) -> str:
+    """The format a file name asks for; a name that asks for none we write is refused."""
+    suffix = path.suffix.lower().lstrip(".")
+    fmt = {"htm": "html", "markdown": "md"}.get(suffix, suffix)
+    if fmt not in FORMATS:
+        raise InputError(f"cannot write a '{path.suffix or path.name}' report; the formats are "
+                         f"{', '.join(FORMATS)}", path=path,
+                         hint="name the file .md, .html or .json, or give --format")
+    return fmt
+
+
 def write_report(interview: Interview, path: Path, meta: ReportMeta = ReportMeta(),
                  fmt: str | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)

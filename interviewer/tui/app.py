@@ -177,8 +177,10 @@ class InterviewApp(App[int]):
     def resume_session(self, row: SessionRow) -> None:
         interview = interview_from_session(row, _Banks(self.banks))  # type: ignore[arg-type]
         if not interview.rubric.questions:
+            if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
+                self.push_screen(SetupScreen(self.banks, self.choices))
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
-                        severity="error", markup=False)
+                        severity="error", markup=False, timeout=15)
             return
         self.interview = interview
         self.recorder = Recorder.start(self.store, interview, self.grader.model_id,
