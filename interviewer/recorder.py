@@ -7,6 +7,7 @@ it or to report on it.
 
 from __future__ import annotations
 
+import math
 import time
 import uuid
 from dataclasses import dataclass
@@ -104,6 +105,14 @@ class Recorder:
         self.store.release(self.session_id)
 
 
+def _stored_limit(value: object) -> float | None:
+    """A stored time limit, or None (untimed) for one no clock can count down (inf, nan,
+    ≤ 0, not a number), as an older version could store from its config."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) and value > 0 else None
+
+
 def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Interview:
     """Rebuild an interview from its stored rows.
 
@@ -134,8 +143,9 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Inte
                       for q in plan_ids if q in by_id or any(a.question.id == q for a in attempts))
     if bank is None:
         bank = Bank(id=row.bank_id, title=row.bank_title, language="zh", questions=questions)
-    plan = InterviewPlan(bank=bank, questions=questions, time_limit=row.plan.get("time_limit"),
-                         total_limit=row.plan.get("total_limit"),
+    plan = InterviewPlan(bank=bank, questions=questions,
+                         time_limit=_stored_limit(row.plan.get("time_limit")),
+                         total_limit=_stored_limit(row.plan.get("total_limit")),
                          followups=bool(row.plan.get("followups")),
                          tags=tuple(row.plan.get("tags") or ()))
     interview = Interview(plan=plan, rubric=rubric, attempts=attempts,

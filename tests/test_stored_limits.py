@@ -1,0 +1,76 @@
+"""A session stored with a time limit no clock can show (inf, nan, ≤ 0, as an older version
+could store from its config) resumes untimed instead of crashing on every start."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from fakes import BigramEmbedder
+from interviewer.calibration import Scorer
+from interviewer.grading import Grader
+
+
+def _session_with_limits(home: Path, time_limit, total_limit) -> None:
+    from interviewer.bank import BankCatalog
+    from interviewer.interview import Interview
+    from interviewer.recorder import Recorder
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.session import SetupChoices, make_plan
+    from interviewer.store import DB_NAME, Store
+
+    bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
+    interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),
+                                rubric_for_bank(bank).rubric)
+    store = Store.open(home)
+    recorder = Recorder.start(store, interview, "test/bigram")
+    recorder.close()
+    store.close()
+    with sqlite3.connect(home / DB_NAME) as conn:
+        plan = json.loads(conn.execute("SELECT plan_json FROM sessions").fetchone()[0])
+        plan.update(time_limit=time_limit, total_limit=total_limit)
+        conn.execute("UPDATE sessions SET plan_json = ?", (json.dumps(plan),))
+
+
+@pytest.mark.parametrize("limit", [float("inf"), float("nan"), -5, 0])
+def test_an_unusable_stored_limit_reads_back_as_untimed(isolated_home: Path, limit) -> None:
+    from interviewer.recorder import interview_from_session
+    from interviewer.bank import BankCatalog
+    from interviewer.store import Store
+
+    _session_with_limits(isolated_home, limit, limit)
+    store = Store.open(isolated_home)
+    plan = interview_from_session(store.interrupted()[0], BankCatalog([ROOT / "bank"])).plan
+    assert plan.time_limit is None and plan.total_limit is None
+
+
+async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(settings) -> None:
+    from textual.widgets import TextArea
+
+    from interviewer.bank import BankCatalog
+    from interviewer.store import Store
+    from interviewer.timer import ManualClock
+    from interviewer.tui.app import make_app
+    from interviewer.tui.screens.interview import InterviewScreen
+
+    _session_with_limits(settings.data_dir, float("inf"), None)
+    store = Store.open(settings.data_dir)
+    clock = ManualClock()
+    app = make_app(banks=BankCatalog([ROOT / "bank"]).banks(),
+                   grader=Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")),
+                   settings=settings, store=store, resume=store.interrupted()[0], clock=clock)
+    async with app.run_test() as pilot:
+        for _ in range(500):
+            if isinstance(app.screen, InterviewScreen):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, InterviewScreen)
+        clock.advance(5)
+        await pilot.pause(1.2)  # past the screen's next tick
+        app.screen.query_one(TextArea).insert("still typing")
+        await pilot.pause()
+        assert app.is_running and app.screen.query_one(TextArea).text == "still typing"
