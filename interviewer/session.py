@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -71,6 +72,11 @@ def load_choices(data_dir: Path, default_bank: str) -> SetupChoices:
     try:
         raw = json.loads((data_dir / SETUP_FILE).read_text(encoding="utf-8"))
         raw["tags"] = tuple(raw.get("tags") or ())
+        for key in ("time_limit", "total_limit"):
+            value = raw.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value <= 0):
+                raise ValueError(f"{key} no clock can count down: {value!r}")
         return SetupChoices(**raw)
     except (OSError, ValueError, TypeError):
         return SetupChoices(bank=default_bank)

@@ -74,3 +74,15 @@ async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(s
         app.screen.query_one(TextArea).insert("still typing")
         await pilot.pause()
         assert app.is_running and app.screen.query_one(TextArea).text == "still typing"
+
+
+@pytest.mark.parametrize("limit", ["Infinity", "NaN", "-5", "0", '"soon"'])
+def test_remembered_setup_choices_with_an_unusable_limit_are_ignored(tmp_path: Path,
+                                                                     limit: str) -> None:
+    from interviewer.session import SETUP_FILE, load_choices
+
+    (tmp_path / SETUP_FILE).write_text(
+        '{"bank": "llm-systems-en", "count": 2, "time_limit": %s, "total_limit": null}' % limit,
+        encoding="utf-8")
+    choices = load_choices(tmp_path, "ai-infra-zh")
+    assert choices.bank == "ai-infra-zh" and choices.time_limit == 300.0
