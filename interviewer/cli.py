@@ -610,9 +610,9 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     from interviewer.recorder import interview_from_session
     from interviewer.report import ReportMeta, format_of, render
 
-    fmt = args.format or (format_of(args.out) if args.out else "md")
     if args.out is not None:
         check_writable(args.out)
+    fmt = args.format or (format_of(args.out) if args.out else "md")
     store = _open_store(settings, err)
     row = _session_or_latest(store, args.session)
     # what the session stored (question texts, graded points), not today's bank of that id

@@ -284,8 +284,8 @@ def format_of(path: Path) -> str:
     suffix = path.suffix.lower().lstrip(".")
     fmt = {"htm": "html", "markdown": "md"}.get(suffix, suffix)
     if fmt not in FORMATS:
-        raise InputError(f"cannot write a '{path.suffix or path.name}' report; the formats are "
-                         f"{', '.join(FORMATS)}", path=path,
+        what = f"a '{path.suffix}' report" if path.suffix else "a report without a file extension"
+        raise InputError(f"cannot write {what}; the formats are {', '.join(FORMATS)}", path=path,
                          hint="name the file .md, .html or .json, or give --format")
     return fmt
 
