@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import run_cli
+from cli_run import run_cli
 from conftest import ROOT
 from llm_server import ChatServer, Reply
 
