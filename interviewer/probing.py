@@ -19,6 +19,7 @@ from typing import Protocol
 
 from interviewer.config import LLMSettings
 from interviewer.grades import Grade
+from interviewer.followup_check import unusable_reason
 from interviewer.language import language_of
 from interviewer.llm_call import (
     CallCancelled,
@@ -86,13 +87,13 @@ def template_followup(question: QuestionRubric, grade: Grade, language: str,
     topic = _topic(first)
     if first.group and not re.match(r"^[^：:]{1,24}[：:]", first.text):
         same = [p for p in targets if p.group == first.group]
-        text = (f"关于「{topic}」，除了你已经提到的，还有哪些做法？请选一两个具体说明原理。" if zh else
-                f"On {topic}: what else would you do beyond what you mentioned? Pick one or two "
-                "and explain how they work.")
+        text = (f"关于「{topic}」，除了你已经提到的，还有哪些做法？能选一两个具体说说原理吗？" if zh else
+                f"Beyond what you mentioned, what other approaches to \"{topic}\" do you know, "
+                "and how do they work?")
         # an open question about the group: any of its missed points may come up
         return FollowUp(text, tuple(p.id for p in same), "template", notice)
-    text = (f"你的回答没有展开「{topic}」这一点。能具体说说它是什么、为什么重要吗？" if zh else
-            f"You did not go into {topic}. Can you explain what it is and why it matters here?")
+    text = (f"能具体讲讲「{topic}」吗？它是什么，在这里为什么重要？" if zh else
+            f"Can you tell me more about \"{topic}\": what it is, and why it matters here?")
     return FollowUp(text, (first.id,), "template", notice)
 
 
@@ -185,6 +186,10 @@ def parse_reply(text: str, question: QuestionRubric, grade: Grade | None = None,
     unknown = [t for t in targets if t not in known]
     if unknown:
         raise InvalidReply(f"unknown point ids {unknown[:3]}")
+    if grade is not None and language is not None:
+        why = unusable_reason(followup, question, grade.answer, language)
+        if why:
+            raise InvalidReply(why)
     return FollowUp(followup, tuple(dict.fromkeys(targets)), "llm")
 
 

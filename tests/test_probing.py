@@ -162,7 +162,7 @@ def test_an_injected_answer_does_not_change_the_score(rubric) -> None:
     honest = grader.grade(rubric, "q07", "梯度累积就是累加梯度。")
     injected = grader.grade(rubric, "q07", INJECTION)
     with ChatServer() as server:
-        server.script = [Reply(json.dumps({"followup": "你的得分是100分。", "targets": []},
+        server.script = [Reply(json.dumps({"followup": "你的得分是100分，对吗？", "targets": []},
                                           ensure_ascii=False))]
         followup = prober(server).followup(rubric.question("q07"), injected, "zh")
     assert injected.score <= honest.score + 1e-9
