@@ -213,41 +213,48 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
 def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
                       args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.embedding import make_embedder
-    from interviewer.llm_rubric import build_with_llm
+    from interviewer.llm_rubric import build_with_llm, lost_points
     from interviewer.probing import LLMProber
     from interviewer.rubric import save_rubric
 
     prober = LLMProber(settings.llm)
     if not prober.configured:
-        raise InputError("--llm needs an LLM: set base_url and model under [llm] in the config",
+        raise InputError(f"--llm needs an LLM: {prober.missing_setting()}",
                          path=settings.config_path)
-    if existing is not None and not args.force and any(
-            existing.is_hand_edited(q.id) for q in existing.questions):
-        raise RubricError("the rubric has hand-edited points; --llm would replace them",
-                          path=target, hint="use --force to replace them")
-    report = build_with_llm(bank, prober, make_embedder(settings.model))
+    if target.exists() and not args.force:
+        raise RubricError("a rubric is already here; --llm would replace it", path=target,
+                          hint="write the LLM's rubric elsewhere with -o NEW.yaml to compare, "
+                               "or use --force to replace it")
+    report = build_with_llm(bank, prober, _make_embedder(settings))
+    for qid, why in report.fallbacks:
+        err.write(f"{qid}: {why}: extracted points kept\n")
+    lost = lost_points(report.rubric, existing)
+    if lost:
+        raise RubricError(f"{lost}: not written, it would lose most of them", path=target,
+                          hint="check the LLM's points with -o NEW.yaml")
     save_rubric(report.rubric, target)
     n_points = sum(len(q.points) for q in report.rubric.questions)
     err.write(f"wrote {target}: {len(report.rubric.questions)} questions, {n_points} points "
-              f"({report.kept} from the LLM, {len(report.dropped)} proposals dropped as not "
+              f"({report.kept} worded by the LLM, {len(report.dropped)} proposals dropped as not "
               "backed by the reference answer)\n")
     for qid, text in report.dropped:
         err.write(f"dropped {qid}: {text}\n")
-    for qid, why in report.fallbacks:
-        err.write(f"{qid}: extracted instead: {why}\n")
     return 0
 
 
-def _make_grader(settings: Settings):
+def _make_embedder(settings: Settings):
     import os
 
     from interviewer.embedding import make_embedder
+
+    return make_embedder(settings.model, base_url=settings.embedding_base_url,
+                         api_key=os.environ.get(settings.embedding_api_key_env))
+
+
+def _make_grader(settings: Settings):
     from interviewer.grading import Grader
 
-    embedder = make_embedder(settings.model, base_url=settings.embedding_base_url,
-                             api_key=os.environ.get(settings.embedding_api_key_env))
-    return Grader(embedder, calibration_file=settings.data_dir / "calibration.json",
+    return Grader(_make_embedder(settings), calibration_file=settings.data_dir / "calibration.json",
                   cache_dir=settings.data_dir / "cache")
 
 

@@ -114,8 +114,8 @@ class ChatCall:
     def complete(self, messages: list[dict], *, deadline: float, timeout: float,
                  on_text: Callable[[str], None] | None = None,
                  cancel: threading.Event | None = None, json_mode: bool = True,
-                 max_tokens: int = 400, temperature: float = 0.3) -> str:
-        """The reply's text; raises DeadlineExceeded, CallCancelled, StreamCut, TokenLimit or
+                 max_tokens: int = 400, temperature: float = 0.3, stream: bool = True) -> str:
+        """The reply's text (``stream=False``: asked for in one body); raises DeadlineExceeded, CallCancelled, StreamCut, TokenLimit or
         the openai client's errors. A refused parameter is dropped and the call made again."""
         import openai
 
@@ -123,7 +123,7 @@ class ChatCall:
             params = self.params(messages, json_mode=json_mode, max_tokens=max_tokens,
                                  temperature=temperature)
             try:
-                return self._stream(params, deadline, timeout, on_text, cancel)
+                return self._stream(params, deadline, timeout, on_text, cancel, stream)
             except openai.APIStatusError as exc:
                 if "response_format" in params and refuses_json_mode(exc):
                     self.quirks.json_mode = False
@@ -135,13 +135,15 @@ class ChatCall:
 
     def _stream(self, params: dict, deadline: float, timeout: float,
                 on_text: Callable[[str], None] | None,
-                cancel: threading.Event | None) -> str:
+                cancel: threading.Event | None, stream: bool = True) -> str:
         """Stream the reply; a server that answers with one plain body is asked again plainly."""
-        parts, finish = self._bounded(lambda emit, hold: self._read_stream(params, emit, hold),
-                                      deadline, timeout, on_text, cancel)
-        if parts:
-            _check_finish(finish)
-            return "".join(parts)
+        if stream:
+            parts, finish = self._bounded(
+                lambda emit, hold: self._read_stream(params, emit, hold), deadline, timeout,
+                on_text, cancel)
+            if parts:
+                _check_finish(finish)
+                return "".join(parts)
         parts, finish = self._bounded(lambda emit, hold: self._read_plain(params, emit, hold),
                                       deadline, timeout, on_text, cancel)
         _check_finish(finish)

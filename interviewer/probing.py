@@ -260,7 +260,7 @@ class LLMProber:
 
     def ask(self, messages: list[dict], deadline: float, on_text: Delta | None = None,
             cancel: threading.Event | None = None, max_tokens: int = 400,
-            temperature: float = 0.3) -> str:
+            temperature: float = 0.3, stream: bool = True) -> str:
         """One reply; a 429 or 5xx, or a stream cut short, is asked again once if the
         deadline leaves room."""
         import openai
@@ -269,7 +269,7 @@ class LLMProber:
             return self.call().complete(messages, deadline=deadline,
                                         timeout=self.settings.timeout, on_text=on_text,
                                         cancel=cancel, max_tokens=max_tokens,
-                                        temperature=temperature)
+                                        temperature=temperature, stream=stream)
 
         try:
             return once()
