@@ -82,13 +82,15 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=1, help="worker processes (batch mode)")
     grade.add_argument("--resume", action="store_true",
                        help="skip ids already graded in --out and append the rest")
+    _add_uncalibrated(grade)
 
-    sub.add_parser("resume", help="go on with the interview that was interrupted last")
+    _add_uncalibrated(sub.add_parser("resume", help="go on with the interview that was interrupted last"))
 
     drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
     drill.add_argument("--bank", help="bank id or path")
     drill.add_argument("--count", type=int, default=5, help="number of questions (default 5)")
     drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
+    _add_uncalibrated(drill)
 
     pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
     pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list")
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     fol.add_argument("--answer-file", type=Path, required=True)
     fol.add_argument("--json", action="store_true", help="print JSON")
     fol.add_argument("--model", help="embedding model name or path")
+    _add_uncalibrated(fol)
 
     rep = sub.add_parser("report", help="write the report of a session")
     rep.add_argument("session", nargs="?", help="session id (default: the latest)")
@@ -128,6 +131,12 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
     p.add_argument("--shuffle", action="store_true", default=None, help="random order")
     p.add_argument("--model", help="embedding model name or path")
+    _add_uncalibrated(p)
+
+
+def _add_uncalibrated(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--uncalibrated", action="store_true",
+                   help="grade with a model nobody calibrated (its scores mean little)")
 
 
 # ---------------------------------------------------------------- commands
@@ -256,6 +265,15 @@ def _make_grader(settings: Settings):
 
     return Grader(_make_embedder(settings), calibration_file=settings.data_dir / "calibration.json",
                   cache_dir=settings.data_dir / "cache")
+
+
+def _require_calibrated(settings: Settings) -> None:
+    """A model nobody calibrated is refused before any work, with the command that fixes it."""
+    from interviewer.calibration import require_calibrated
+    from interviewer.models import model_id_for
+
+    require_calibrated(model_id_for(settings.model, settings.embedding_base_url),
+                       settings.data_dir / "calibration.json", settings.model)
 
 
 def _deferred_grader(settings: Settings):
@@ -405,7 +423,10 @@ def format_grade(question: str, grade) -> str:
 
 
 def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from dataclasses import replace
+
     from interviewer.calibration import fit_scorer, save_scorer
+    from interviewer.cutoffs import cutoff_samples, fit_cutoffs
     from interviewer.labels import collect_features
 
     grader = _make_grader(settings)
@@ -413,12 +434,15 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
     scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
+    scorer = replace(scorer, cutoffs=fit_cutoffs(*cutoff_samples(grader, args.labels,
+                                                                 _catalog(settings))))
     target = args.out or settings.data_dir / "calibration.json"
     save_scorer(grader.model_id, scorer, target)
     out.write(f"{grader.model_id}: covered if p >= {scorer.covered:.2f}, partial if p >= "
               f"{scorer.partial:.2f} (n={labels.size} points, point MAE "
               f"{scorer.metrics['point_mae']:.3f}, covered F1 {scorer.metrics['covered_f1']:.3f} "
-              f"on the labels it was fitted to); saved to {target}\n")
+              f"on the labels it was fitted to; restates the question at similarity >= "
+              f"{scorer.cutoff('parrot_similarity'):.2f}); saved to {target}\n")
     return 0
 
 
@@ -645,6 +669,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             overrides["bank"] = None
         settings = discover_settings(overrides=overrides)
         command = args.command or "run"
+        if command in ("run", "grade", "followup", "drill", "resume") and not getattr(
+                args, "uncalibrated", False):
+            _require_calibrated(settings)
         if command == "run":
             return cmd_run(settings, args)
         if command == "bank":

@@ -38,9 +38,40 @@ def resolve_model(name: str) -> tuple[str, str]:
     return name, name
 
 
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "ip6-localhost"}
+
+
+def server_identity(base_url: str) -> str:
+    """``host[:port]`` of a server, the same however its URL is spelt: no scheme, path or
+    credentials, host in lower case, every loopback name as 127.0.0.1."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(base_url.strip() if "://" in base_url else f"http://{base_url.strip()}")
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return base_url.rsplit("@", 1)[-1].rstrip("/")
+    if host in _LOOPBACK or host.startswith("127."):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{host}:{port}" if port else host
+
+
 def openai_model_id(model: str, base_url: str) -> str:
-    """A served model is named with its server: the same name elsewhere may be another model."""
-    return f"{model}@{base_url.rstrip('/')}"
+    """A served model is named with its server (the same name elsewhere may be another
+    model), by identity: ``localhost`` and ``127.0.0.1`` are one server, and a URL's
+    credentials are never part of it."""
+    return f"{model}@{server_identity(base_url)}"
+
+
+def normalise_model_id(model_id: str) -> str:
+    """The identity for an id saved under a served model's full URL (older files)."""
+    model, sep, url = model_id.rpartition("@")
+    if sep and model and "://" in url:
+        return openai_model_id(model, url)
+    return model_id
 
 
 def served_model(name: str, base_url: str | None) -> tuple[str, str]:

@@ -42,6 +42,7 @@ class ChatServer:
         self.requests: list[dict] = []
         self.embedding_delay = 0.0
         self.embedding_status = 200
+        self.embedding_floor = 0.0  # like e5: every pair of texts at least this similar
         self.json_schema_500 = True  # llama-cpp-python: json_schema fails, json_object works
         self.reject_response_format = False  # a server that knows no response_format at all
         self.reasoning = False  # OpenAI reasoning models: max_tokens, temperature -> 400
@@ -91,10 +92,16 @@ class ChatServer:
                     payload = json.dumps({"error": {"message": "scripted"}}).encode()
                     self._send_json(payload, server.embedding_status)
                     return
+                import numpy as np
+
                 from fakes import BigramEmbedder
 
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
                 vectors = BigramEmbedder().embed(texts)
+                if server.embedding_floor:  # one shared direction: cos = (1-f)·cos + f
+                    f = server.embedding_floor
+                    vectors = np.hstack([vectors * np.sqrt(1 - f),
+                                         np.full((len(vectors), 1), np.sqrt(f), np.float32)])
                 payload = json.dumps({"object": "list", "model": body.get("model"),
                                       "data": [{"object": "embedding", "index": i,
                                                 "embedding": v.tolist()}
