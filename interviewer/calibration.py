@@ -19,9 +19,9 @@ import numpy as np
 from interviewer.errors import ConfigError
 from interviewer.evaluation import f1
 from interviewer.features import FEATURES
-from interviewer.models import normalise_model_id
+from interviewer.models import SHIPPED_CALIBRATION, normalise_model_id
 
-SHIPPED = Path(__file__).with_name("calibration.json")
+SHIPPED = SHIPPED_CALIBRATION
 
 # Similarity cut-offs the grader uses besides the verdict thresholds. What a similarity means
 # depends on the encoder, so they are part of each model's calibration; these values were
@@ -133,17 +133,6 @@ def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
                 raise ConfigError(f"calibration for '{model_id}' is invalid: {exc}",
                                   path=path) from None
     return UNCALIBRATED
-
-
-def require_calibrated(model_id: str, user_file: Path | None, name: str) -> None:
-    """Refuse a model nobody calibrated: its similarities alone would pass almost anything
-    (a served e5 gives every answer 100 %)."""
-    from interviewer.errors import ModelError
-
-    if not scorer_for(model_id, user_file).calibrated:
-        raise ModelError(f"model '{model_id}' is not calibrated, so its scores would mean "
-                         "nothing", hint="calibrate it with: interviewer calibrate --labels "
-                         f"bench/data/labeled-dev.jsonl --model {name}; or pass --uncalibrated")
 
 
 def save_scorer(model_id: str, scorer: Scorer, path: Path) -> None:

@@ -269,11 +269,10 @@ def _make_grader(settings: Settings):
 
 def _require_calibrated(settings: Settings) -> None:
     """A model nobody calibrated is refused before any work, with the command that fixes it."""
-    from interviewer.calibration import require_calibrated
-    from interviewer.models import model_id_for
+    from interviewer.models import require_calibrated
 
-    require_calibrated(model_id_for(settings.model, settings.embedding_base_url),
-                       settings.data_dir / "calibration.json", settings.model)
+    require_calibrated(settings.model, settings.embedding_base_url,
+                       settings.data_dir / "calibration.json")
 
 
 def _deferred_grader(settings: Settings):

@@ -7,9 +7,12 @@ model itself is built and loaded later, in a worker.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from interviewer.errors import ModelError
+
+SHIPPED_CALIBRATION = Path(__file__).with_name("calibration.json")
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
 USE_ID = "google/universal-sentence-encoder-multilingual-3"
@@ -93,3 +96,36 @@ def model_id_for(name: str, base_url: str | None = None) -> str:
     if name.startswith(OPENAI_PREFIX):
         return openai_model_id(*served_model(name, base_url))
     return resolve_model(name)[0]
+
+
+def has_calibration(model_id: str, user_file: Path | None) -> bool:
+    """Whether the user's or the shipped calibration file fits a scorer for ``model_id``.
+
+    Plain json, no numpy: the CLI asks before the TUI draws its first frame. A file that
+    cannot be read counts as calibrated here; loading the scorer reports it properly."""
+    model_id = normalise_model_id(model_id)
+    for path in (user_file, SHIPPED_CALIBRATION):
+        if path is None:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return True
+        if not isinstance(data, dict):
+            continue
+        entries = [v for k, v in data.items() if normalise_model_id(k) == model_id]
+        if any(isinstance(e, dict) and e.get("weights") for e in entries):
+            return True
+    return False
+
+
+def require_calibrated(name: str, base_url: str | None, user_file: Path | None) -> None:
+    """Refuse a model nobody calibrated: its similarities alone would pass almost anything
+    (a served e5 gives every answer 100 %)."""
+    model_id = model_id_for(name, base_url)
+    if not has_calibration(model_id, user_file):
+        raise ModelError(f"model '{model_id}' is not calibrated, so its scores would mean "
+                         "nothing", hint="calibrate it with: interviewer calibrate --labels "
+                         f"bench/data/labeled-dev.jsonl --model {name}; or pass --uncalibrated")

@@ -120,3 +120,17 @@ def test_similarity_cut_offs_are_part_of_a_models_calibration(
         default = reasons()
     assert not any("restates the question" in r for r in fitted), fitted
     assert any("restates the question" in r for r in default), default  # the fault, shown
+
+
+def test_the_calibration_check_keeps_numpy_off_the_first_frame() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from interviewer.cli import _require_calibrated\n"
+            "from interviewer.config import discover_settings\n"
+            "_require_calibrated(discover_settings())\n"
+            "print('numpy' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.stdout.strip() == "False", proc.stderr
