@@ -167,3 +167,67 @@ def test_an_invalid_reply_whose_retry_ran_out_of_time_says_it_was_invalid(
             rubric.question("q07"), graded, "zh"), limit=20)
     assert result is not None and result.source == "template"
     assert "unusable" in result.notice and "no time was left" in result.notice
+
+
+def _followup_process(tmp_path, server: ChatServer, timeout: float):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    answer = tmp_path / "a.txt"
+    answer.write_text("梯度累积就是把梯度加起来。", encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(f"[llm]\ntimeout = {timeout}\n", encoding="utf-8")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "INTERVIEWER_HOME": str(home),
+           "OPENAI_BASE_URL": server.base_url, "INTERVIEWER_LLM_MODEL": "m",
+           "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    return subprocess.Popen([sys.executable, "-m", "interviewer", "followup", "--bank",
+                             "ai-infra-zh", "--question", "q07", "--answer-file", str(answer)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _wait(condition, limit: float) -> bool:
+    import time
+
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.integration
+def test_the_followup_command_keeps_its_deadline_against_a_trickle(tmp_path) -> None:
+    """A plain body sent one byte every 0.2 s: about two minutes for the whole."""
+    with ChatServer() as server:
+        server.script = [Reply("x" * 500, stream=False, trickle=0.2)] * 2
+        proc = _followup_process(tmp_path, server, timeout=2)
+        try:
+            ended = _wait(lambda: proc.poll() is not None, 90)  # model load included
+        finally:
+            proc.kill()
+        out, err = proc.communicate()
+    assert ended, "the command outlived its 2 s deadline by far"
+    assert proc.returncode == 0 and "did not finish within 2 s" in err and "「" in out
+
+
+@pytest.mark.integration
+def test_ctrl_c_during_a_pending_followup_ends_the_command(tmp_path) -> None:
+    import signal
+
+    with ChatServer() as server:
+        server.script = [Reply("{}", pings_for=120)]
+        proc = _followup_process(tmp_path, server, timeout=120)
+        try:
+            assert _wait(lambda: len(server.requests) == 1, 90), "the request never came"
+            proc.send_signal(signal.SIGINT)
+            ended = _wait(lambda: proc.poll() is not None, 30)
+        finally:
+            proc.kill()
+        out, err = proc.communicate()
+    assert ended, "Ctrl+C said it stopped but the process lived on"
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
