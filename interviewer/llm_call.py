@@ -116,15 +116,17 @@ class ChatCall:
                  cancel: threading.Event | None = None, json_mode: bool = True,
                  max_tokens: int = 400, temperature: float = 0.3, stream: bool = True) -> str:
         """The reply's text (``stream=False``: asked for in one body); raises DeadlineExceeded, CallCancelled, StreamCut, TokenLimit or
-        the openai client's errors. A refused parameter is dropped and the call made again."""
-        import openai
-
+        the openai client's errors. A refused parameter is dropped and the call made again.
+        The client is imported in the call's thread: its import time counts against the
+        deadline, not on top of it."""
         for _ in range(3):  # at most: as asked, without response_format, as a reasoning model
             params = self.params(messages, json_mode=json_mode, max_tokens=max_tokens,
                                  temperature=temperature)
             try:
                 return self._stream(params, deadline, timeout, on_text, cancel, stream)
-            except openai.APIStatusError as exc:
+            except Exception as exc:
+                if _status(exc) is None:
+                    raise
                 if "response_format" in params and refuses_json_mode(exc):
                     self.quirks.json_mode = False
                 elif not self.quirks.reasoning and refuses_sampling(exc):

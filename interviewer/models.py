@@ -122,8 +122,11 @@ def has_calibration(model_id: str, user_file: Path | None) -> bool:
 
 
 def require_calibrated(name: str, base_url: str | None, user_file: Path | None) -> None:
-    """Refuse a model nobody calibrated: its similarities alone would pass almost anything
-    (a served e5 gives every answer 100 %)."""
+    """Refuse a served model nobody calibrated: its similarities alone would pass almost
+    anything (a served e5 gives every answer 100 %). A local model that cannot be found is
+    left to fail as such when it loads."""
+    if not name.startswith(OPENAI_PREFIX):
+        return
     model_id = model_id_for(name, base_url)
     if not has_calibration(model_id, user_file):
         raise ModelError(f"model '{model_id}' is not calibrated, so its scores would mean "

@@ -263,8 +263,6 @@ class LLMProber:
             temperature: float = 0.3, stream: bool = True) -> str:
         """One reply; a 429 or 5xx, or a stream cut short, is asked again once if the
         deadline leaves room."""
-        import openai
-
         def once() -> str:
             return self.call().complete(messages, deadline=deadline,
                                         timeout=self.settings.timeout, on_text=on_text,
@@ -273,15 +271,18 @@ class LLMProber:
 
         try:
             return once()
-        except (openai.RateLimitError, openai.InternalServerError) as exc:
+        except (StreamCut, TokenLimit):
+            if deadline - time.monotonic() <= 0.5:
+                raise
+            return once()
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if not isinstance(status, int) or not (status == 429 or status >= 500):
+                raise
             wait = _retry_after(exc)
             if deadline - time.monotonic() <= wait + 0.5:
                 raise
             time.sleep(wait)
-            return once()
-        except (StreamCut, TokenLimit):
-            if deadline - time.monotonic() <= 0.5:
-                raise
             return once()
 
     def followup(self, question: QuestionRubric, grade: Grade, language: str,
@@ -340,12 +341,11 @@ def _retry_after(exc: BaseException, cap: float = 2.0) -> float:
 
 def describe_failure(exc: BaseException) -> str:
     """One line on why the LLM could not help, without secrets."""
-    import openai
-
     if isinstance(exc, DeadlineExceeded):
         return f"{exc} (llm.timeout)"
     if isinstance(exc, (StreamCut, TokenLimit, CallCancelled)):
         return str(exc)
+    import openai
     if isinstance(exc, (openai.APITimeoutError, TimeoutError)):
         return "the LLM timed out"
     if isinstance(exc, openai.AuthenticationError):

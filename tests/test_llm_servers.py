@@ -34,7 +34,7 @@ def good_json(rubric) -> str:
                        "targets": ids}, ensure_ascii=False)
 
 
-def prober(base_url: str, timeout: float = 5.0, model: str | None = "test-model") -> LLMProber:
+def prober(base_url: str, timeout: float = 30.0, model: str | None = "test-model") -> LLMProber:
     return LLMProber(LLMSettings(enabled=True, base_url=base_url, model=model, timeout=timeout),
                      env={})
 
