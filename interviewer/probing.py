@@ -2,8 +2,10 @@
 
 The LLM only asks. It never sees scores, is told not to reveal the reference answer, and
 gets the candidate's answer as delimited data that it must not obey. Its reply must be JSON
-naming known point ids; anything else is retried once and then replaced by a template
-question, with a one-line notice of why. Nothing it says changes a score.
+naming known point ids, and the follow-up must read as an interviewer's question
+(:mod:`interviewer.followup_check`); anything else is retried once and then replaced by a
+template question, with a one-line notice of why. The whole call, retry included, is bounded
+by one deadline (:mod:`interviewer.llm_call`). Nothing it says changes a score.
 """
 
 from __future__ import annotations
