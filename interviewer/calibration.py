@@ -19,8 +19,17 @@ import numpy as np
 from interviewer.errors import ConfigError
 from interviewer.evaluation import f1
 from interviewer.features import FEATURES
+from interviewer.models import SHIPPED_CALIBRATION, normalise_model_id
 
-SHIPPED = Path(__file__).with_name("calibration.json")
+SHIPPED = SHIPPED_CALIBRATION
+
+# Similarity cut-offs the grader uses besides the verdict thresholds. What a similarity means
+# depends on the encoder, so they are part of each model's calibration; these values were
+# tuned for the default model and are what a model without its own uses.
+DEFAULT_CUTOFFS = {
+    "parrot_similarity": 0.8,  # a span this close to the question is the question said again
+    "off_topic_margin": -0.05,  # the answer this much closer to another question: off topic
+}
 
 
 @dataclass(frozen=True)
@@ -36,10 +45,15 @@ class Scorer:
     features: tuple[str, ...] = FEATURES
     source: str = "uncalibrated"
     metrics: dict = field(default_factory=dict, compare=False)
+    cutoffs: dict = field(default_factory=dict, compare=False)
 
     @property
     def calibrated(self) -> bool:
         return bool(self.weights)
+
+    def cutoff(self, name: str) -> float:
+        """A similarity cut-off fitted for this model, or the default model's value."""
+        return float(self.cutoffs.get(name, DEFAULT_CUTOFFS[name]))
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         """Probability-like evidence per row; uncalibrated scorers use similarity itself."""
@@ -60,7 +74,8 @@ class Scorer:
     def to_dict(self) -> dict:
         return {"covered": self.covered, "partial": self.partial, "weights": list(self.weights),
                 "mean": list(self.mean), "scale": list(self.scale), "bias": self.bias,
-                "features": list(self.features), "source": self.source, "metrics": self.metrics}
+                "features": list(self.features), "source": self.source, "metrics": self.metrics,
+                "cutoffs": dict(self.cutoffs)}
 
     @classmethod
     def from_dict(cls, data: dict) -> Scorer:
@@ -75,7 +90,9 @@ class Scorer:
                    mean=tuple(map(float, data.get("mean") or ())),
                    scale=tuple(map(float, data.get("scale") or ())),
                    bias=float(data.get("bias", 0.0)), features=features,
-                   source=str(data.get("source", "")), metrics=dict(data.get("metrics") or {}))
+                   source=str(data.get("source", "")), metrics=dict(data.get("metrics") or {}),
+                   cutoffs={k: float(v) for k, v in (data.get("cutoffs") or {}).items()
+                            if k in DEFAULT_CUTOFFS})
 
 
 # Similarity-only thresholds for a model nobody has calibrated.
@@ -93,11 +110,22 @@ def _read(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def _entry(data: dict, model_id: str) -> object:
+    """The entry for ``model_id``, also when saved under a served model's full URL."""
+    if model_id in data:
+        return data[model_id]
+    for key, entry in data.items():
+        if normalise_model_id(key) == model_id:
+            return entry
+    return None
+
+
 def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
+    model_id = normalise_model_id(model_id)
     for path in (user_file, SHIPPED):
         if path is None:
             continue
-        entry = _read(path).get(model_id)
+        entry = _entry(_read(path), model_id)
         if isinstance(entry, dict):
             try:
                 return Scorer.from_dict(entry)
@@ -109,6 +137,9 @@ def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
 
 def save_scorer(model_id: str, scorer: Scorer, path: Path) -> None:
     data = _read(path)
+    model_id = normalise_model_id(model_id)
+    for key in [k for k in data if k != model_id and normalise_model_id(k) == model_id]:
+        del data[key]  # the same model saved under another spelling of its URL
     data[model_id] = scorer.to_dict()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")

@@ -95,13 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=1, help="worker processes (batch mode)")
     grade.add_argument("--resume", action="store_true",
                        help="skip ids already graded in --out and append the rest")
+    _add_uncalibrated(grade)
 
-    sub.add_parser("resume", help="go on with the interview that was interrupted last")
+    _add_uncalibrated(sub.add_parser("resume", help="go on with the interview that was interrupted last"))
 
     drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
     drill.add_argument("--bank", help="bank id or path")
     drill.add_argument("--count", type=_count, default=5, help="number of questions (default 5)")
     drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
+    _add_uncalibrated(drill)
 
     pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
     pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list")
@@ -115,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     fol.add_argument("--answer-file", type=Path, required=True)
     fol.add_argument("--json", action="store_true", help="print JSON")
     fol.add_argument("--model", help="embedding model name or path")
+    _add_uncalibrated(fol)
 
     rep = sub.add_parser("report", help="write the report of a session")
     rep.add_argument("session", nargs="?", help="session id (default: the latest)")
@@ -141,6 +144,12 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
     p.add_argument("--shuffle", action="store_true", default=None, help="random order")
     p.add_argument("--model", help="embedding model name or path")
+    _add_uncalibrated(p)
+
+
+def _add_uncalibrated(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--uncalibrated", action="store_true",
+                   help="grade with a model nobody calibrated (its scores mean little)")
 
 
 # ---------------------------------------------------------------- commands
@@ -238,42 +247,57 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
 def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
                       args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.embedding import make_embedder
-    from interviewer.llm_rubric import build_with_llm
+    from interviewer.llm_rubric import build_with_llm, lost_points
     from interviewer.probing import LLMProber
     from interviewer.rubric import save_rubric
 
     prober = LLMProber(settings.llm)
     if not prober.configured:
-        raise InputError("--llm needs an LLM: set base_url and model under [llm] in the config",
+        raise InputError(f"--llm needs an LLM: {prober.missing_setting()}",
                          path=settings.config_path)
-    if existing is not None and not args.force and any(
-            existing.is_hand_edited(q.id) for q in existing.questions):
-        raise RubricError("the rubric has hand-edited points; --llm would replace them",
-                          path=target, hint="use --force to replace them")
-    report = build_with_llm(bank, prober, make_embedder(settings.model))
+    if target.exists() and not args.force:
+        raise RubricError("a rubric is already here; --llm would replace it", path=target,
+                          hint="write the LLM's rubric elsewhere with -o NEW.yaml to compare, "
+                               "or use --force to replace it")
+    report = build_with_llm(bank, prober, _make_embedder(settings))
+    for qid, why in report.fallbacks:
+        err.write(f"{qid}: {why}: extracted points kept\n")
+    lost = lost_points(report.rubric, existing)
+    if lost:
+        raise RubricError(f"{lost}: not written, it would lose most of them", path=target,
+                          hint="check the LLM's points with -o NEW.yaml")
     save_rubric(report.rubric, target)
     n_points = sum(len(q.points) for q in report.rubric.questions)
     err.write(f"wrote {target}: {len(report.rubric.questions)} questions, {n_points} points "
-              f"({report.kept} from the LLM, {len(report.dropped)} proposals dropped as not "
+              f"({report.kept} worded by the LLM, {len(report.dropped)} proposals dropped as not "
               "backed by the reference answer)\n")
     for qid, text in report.dropped:
         err.write(f"dropped {qid}: {text}\n")
-    for qid, why in report.fallbacks:
-        err.write(f"{qid}: extracted instead: {why}\n")
     return 0
 
 
-def _make_grader(settings: Settings):
+def _make_embedder(settings: Settings):
     import os
 
     from interviewer.embedding import make_embedder
+
+    return make_embedder(settings.model, base_url=settings.embedding_base_url,
+                         api_key=os.environ.get(settings.embedding_api_key_env))
+
+
+def _make_grader(settings: Settings):
     from interviewer.grading import Grader
 
-    embedder = make_embedder(settings.model, base_url=settings.embedding_base_url,
-                             api_key=os.environ.get(settings.embedding_api_key_env))
-    return Grader(embedder, calibration_file=settings.data_dir / "calibration.json",
+    return Grader(_make_embedder(settings), calibration_file=settings.data_dir / "calibration.json",
                   cache_dir=settings.data_dir / "cache")
+
+
+def _require_calibrated(settings: Settings) -> None:
+    """A model nobody calibrated is refused before any work, with the command that fixes it."""
+    from interviewer.models import require_calibrated
+
+    require_calibrated(settings.model, settings.embedding_base_url,
+                       settings.data_dir / "calibration.json")
 
 
 def _deferred_grader(settings: Settings):
@@ -430,7 +454,10 @@ def format_grade(question: str, grade) -> str:
 
 
 def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from dataclasses import replace
+
     from interviewer.calibration import fit_scorer, save_scorer
+    from interviewer.cutoffs import cutoff_samples, fit_cutoffs
     from interviewer.labels import collect_features
 
     target = check_writable(args.out or settings.data_dir / "calibration.json",
@@ -440,11 +467,14 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
     scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
+    scorer = replace(scorer, cutoffs=fit_cutoffs(*cutoff_samples(grader, args.labels,
+                                                                 _catalog(settings, err))))
     save_scorer(grader.model_id, scorer, target)
     out.write(f"{grader.model_id}: covered if p >= {scorer.covered:.2f}, partial if p >= "
               f"{scorer.partial:.2f} (n={labels.size} points, point MAE "
               f"{scorer.metrics['point_mae']:.3f}, covered F1 {scorer.metrics['covered_f1']:.3f} "
-              f"on the labels it was fitted to); saved to {target}\n")
+              f"on the labels it was fitted to; restates the question at similarity >= "
+              f"{scorer.cutoff('parrot_similarity'):.2f}); saved to {target}\n")
     return 0
 
 
@@ -688,6 +718,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             overrides["bank"] = None
         settings = discover_settings(overrides=overrides)
         command = args.command or "run"
+        if command in ("run", "grade", "followup", "drill", "resume") and not getattr(
+                args, "uncalibrated", False):
+            _require_calibrated(settings)
         if command == "run":
             return cmd_run(settings, args)
         if command == "bank":

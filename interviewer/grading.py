@@ -30,7 +30,6 @@ from interviewer.rubric import Point, QuestionRubric, Rubric
 from interviewer.textseg import evidence_spans
 
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
-PARROT_SIMILARITY = 0.8  # a span this close to the question is the question said again
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
 
 
@@ -131,7 +130,7 @@ class Grader:
             start += len(texts)
 
         off = float(answer_vec @ own_vec - (sib_vecs @ answer_vec).max()) if siblings else 0.0
-        restating = float(np.mean(span_vecs @ q_vec >= PARROT_SIMILARITY))
+        restating = float(np.mean(span_vecs @ q_vec >= self.scorer.cutoff("parrot_similarity")))
         prepared = AnswerText.of(answer)
         rows, best_spans, best_sims = [], [], []
         for i, point in enumerate(points):
@@ -168,7 +167,7 @@ class Grader:
                 point_id=point.id, text=point.text, group=point.group, weight=point.weight,
                 verdict=verdict, probability=p, similarity=float(ev.similarities[i]),
                 evidence=ev.spans[i] if verdict != "missed" else None,
-                reason=_reason(verdict, point, ev, i)))
+                reason=_reason(verdict, point, ev, i, scorer)))
         total = sum(p.weight for p in points)
         score = sum(r.weight * r.credit for r in results) / total if total else 0.0
         return Grade(question_id=question_id, answer=answer, score=score, points=tuple(results),
@@ -176,7 +175,7 @@ class Grader:
                      calibration=scorer.source if scorer.calibrated else "uncalibrated")
 
 
-def _reason(verdict: str, point: Point, ev: Evidence, i: int) -> str:
+def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer) -> str:
     """Why the verdict, in words a candidate can act on."""
     span = ev.spans[i]
     if span is None:
@@ -190,6 +189,6 @@ def _reason(verdict: str, point: Point, ev: Evidence, i: int) -> str:
         return "touched on, but vague or incomplete"
     if ev.restating >= RESTATING_SHARE:
         return "not found: much of the answer restates the question"
-    if row["off"] < -0.05:
+    if row["off"] < scorer.cutoff("off_topic_margin"):
         return "not found: your answer seems to address a different question"
     return "not found in your answer"

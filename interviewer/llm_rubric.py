@@ -1,10 +1,12 @@
 """Key points proposed by an LLM, kept only where the reference answer backs them.
 
 The extractor in :mod:`interviewer.rubric` splits what the reference answer says; an LLM can
-word points better (atomic, self-contained) but may also invent. Every proposed point is
-checked against the spans of the reference answer: it stays only if some span is close in
-meaning (embedding similarity) or shares most of its terms. A question whose proposals all
-fail keeps the extractor's points.
+word points better (atomic, self-contained) but may also invent, or collapse a long answer
+into one point. So the LLM only proposes: every proposed point is checked against the spans
+of the reference answer (close in meaning, or sharing most of its terms); a backed proposal
+rewords the extracted point closest to it, one for one, or is added when it matches none.
+No extracted point is ever removed, and a question the LLM cannot answer in time keeps its
+extracted points.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from interviewer.textseg import evidence_spans
 
 GROUNDED_SIMILARITY = 0.6
 GROUNDED_TERMS = 0.6
+REWORDS = 0.7  # a backed proposal this close to an extracted point rewords it
 MAX_POINTS = 20
 
 PROMPT = """\
@@ -86,45 +89,83 @@ def grounded(points: list[DraftPoint], reference: str, embedder: Embedder) -> li
     return out
 
 
+def merge(extracted: QuestionRubric, proposed: list[DraftPoint],
+          embedder: Embedder) -> tuple[list[DraftPoint], int]:
+    """Extracted points, each reworded by the closest backed proposal (one for one), then the
+    proposals that reword none; and how many proposals were used. Nothing extracted is lost."""
+    drafts = [DraftPoint(p.text, p.group) for p in extracted.points]
+    if not proposed:
+        return drafts, 0
+    vectors = embedder.embed([p.text for p in proposed] + [d.text for d in drafts])
+    sims = vectors[: len(proposed)] @ vectors[len(proposed):].T
+    pairs = sorted(((float(sims[i, j]), i, j) for i in range(len(proposed))
+                    for j in range(len(drafts))), reverse=True)
+    taken_p: set[int] = set()
+    taken_d: set[int] = set()
+    for sim, i, j in pairs:
+        if sim < REWORDS:
+            break
+        if i in taken_p or j in taken_d:
+            continue
+        taken_p.add(i)
+        taken_d.add(j)
+        drafts[j] = DraftPoint(proposed[i].text, drafts[j].group or proposed[i].group)
+    added = [p for i, p in enumerate(proposed)
+             if i not in taken_p and float(sims[i].max()) < REWORDS]
+    return drafts + added, len(taken_p) + len(added)
+
+
 def build_with_llm(bank: Bank, prober: LLMProber, embedder: Embedder) -> LLMRubricReport:
     questions: list[QuestionRubric] = []
     dropped: list[tuple[str, str]] = []
     fallbacks: list[tuple[str, str]] = []
     kept = 0
     for q in bank.questions:
+        extracted = rubric_for_question(q)
         try:
             proposed = parse_points(_ask(prober, q))
         except InvalidReply as exc:
-            fallbacks.append((q.id, f"unusable reply ({exc})"))
-            questions.append(rubric_for_question(q))
+            fallbacks.append((q.id, f"the LLM's reply was unusable ({exc})"))
+            questions.append(extracted)
             continue
-        except Exception as exc:  # network, server: the extractor still works offline
+        except Exception as exc:  # network, server, deadline: the extractor still works offline
             fallbacks.append((q.id, describe_failure(exc)))
-            questions.append(rubric_for_question(q))
+            questions.append(extracted)
             continue
         ok = grounded(proposed, q.answer, embedder)
         dropped += [(q.id, p.text) for p, good in zip(proposed, ok) if not good]
         keep = [p for p, good in zip(proposed, ok) if good]
         if not keep:
             fallbacks.append((q.id, "no proposed point was backed by the reference answer"))
-            questions.append(rubric_for_question(q))
+            questions.append(extracted)
             continue
+        drafts, used = merge(extracted, keep, embedder)
         taken: set[str] = set()
-        kept += len(keep)
+        kept += used
         questions.append(QuestionRubric(
             id=q.id, question=q.text, source_sha256=sha256_text(q.answer),
             points=tuple(Point(id=point_id(q.id, d, taken), text=d.text, group=d.group)
-                         for d in keep)))
+                         for d in drafts)))
     rubric = Rubric(bank=bank.id, questions=tuple(questions),
                     generated={q.id: points_fingerprint(q.points) for q in questions})
     return LLMRubricReport(rubric, kept, dropped, fallbacks)
 
 
+def lost_points(new: Rubric, old: Rubric | None) -> str | None:
+    """Why ``new`` must not replace ``old``: it would lose most of its points."""
+    if old is None:
+        return None
+    before = sum(len(q.points) for q in old.questions)
+    after = sum(len(q.points) for q in new.questions)
+    if before and after * 2 < before:
+        return f"the new rubric has {after} points where the current one has {before}"
+    return None
+
+
 def _ask(prober: LLMProber, q: Question) -> str:
-    if not prober.configured:
-        raise RuntimeError("no LLM configured")
-    client = prober._get_client()
-    response = client.chat.completions.create(
-        model=prober.settings.model, temperature=0.0, max_tokens=1500,
-        messages=[{"role": "user", "content": PROMPT % (q.text, q.answer)}])
-    return (response.choices[0].message.content or "") if response.choices else ""
+    missing = prober.missing_setting()
+    if missing:
+        raise RuntimeError(missing)
+    messages = [{"role": "user", "content": PROMPT % (q.text, q.answer)}]
+    return prober.ask(messages, prober.deadline(), max_tokens=1500, temperature=0.0,
+                      stream=False)

@@ -7,9 +7,12 @@ model itself is built and loaded later, in a worker.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from interviewer.errors import ModelError
+
+SHIPPED_CALIBRATION = Path(__file__).with_name("calibration.json")
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
 USE_ID = "google/universal-sentence-encoder-multilingual-3"
@@ -38,11 +41,40 @@ def resolve_model(name: str) -> tuple[str, str]:
     return name, name
 
 
-def openai_model_id(model: str, base_url: str) -> str:
-    """A served model is named with its server: the same name elsewhere may be another model."""
-    from interviewer.urls import redact_url
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "0.0.0.0", "ip6-localhost"}
 
-    return f"{model}@{redact_url(base_url.rstrip('/'))}"
+
+def server_identity(base_url: str) -> str:
+    """``host[:port]`` of a server, the same however its URL is spelt: no scheme, path or
+    credentials, host in lower case, every loopback name as 127.0.0.1."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(base_url.strip() if "://" in base_url else f"http://{base_url.strip()}")
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return base_url.rsplit("@", 1)[-1].rstrip("/")
+    if host in _LOOPBACK or host.startswith("127."):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{host}:{port}" if port else host
+
+
+def openai_model_id(model: str, base_url: str) -> str:
+    """A served model is named with its server (the same name elsewhere may be another
+    model), by identity: ``localhost`` and ``127.0.0.1`` are one server, and a URL's
+    credentials are never part of it."""
+    return f"{model}@{server_identity(base_url)}"
+
+
+def normalise_model_id(model_id: str) -> str:
+    """The identity for an id saved under a served model's full URL (older files)."""
+    model, sep, url = model_id.rpartition("@")
+    if sep and model and "://" in url:
+        return openai_model_id(model, url)
+    return model_id
 
 
 def served_model(name: str, base_url: str | None) -> tuple[str, str]:
@@ -64,3 +96,39 @@ def model_id_for(name: str, base_url: str | None = None) -> str:
     if name.startswith(OPENAI_PREFIX):
         return openai_model_id(*served_model(name, base_url))
     return resolve_model(name)[0]
+
+
+def has_calibration(model_id: str, user_file: Path | None) -> bool:
+    """Whether the user's or the shipped calibration file fits a scorer for ``model_id``.
+
+    Plain json, no numpy: the CLI asks before the TUI draws its first frame. A file that
+    cannot be read counts as calibrated here; loading the scorer reports it properly."""
+    model_id = normalise_model_id(model_id)
+    for path in (user_file, SHIPPED_CALIBRATION):
+        if path is None:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return True
+        if not isinstance(data, dict):
+            continue
+        entries = [v for k, v in data.items() if normalise_model_id(k) == model_id]
+        if any(isinstance(e, dict) and e.get("weights") for e in entries):
+            return True
+    return False
+
+
+def require_calibrated(name: str, base_url: str | None, user_file: Path | None) -> None:
+    """Refuse a served model nobody calibrated: its similarities alone would pass almost
+    anything (a served e5 gives every answer 100 %). A local model that cannot be found is
+    left to fail as such when it loads."""
+    if not name.startswith(OPENAI_PREFIX):
+        return
+    model_id = model_id_for(name, base_url)
+    if not has_calibration(model_id, user_file):
+        raise ModelError(f"model '{model_id}' is not calibrated, so its scores would mean "
+                         "nothing", hint="calibrate it with: interviewer calibrate --labels "
+                         f"bench/data/labeled-dev.jsonl --model {name}; or pass --uncalibrated")

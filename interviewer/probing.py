@@ -2,8 +2,10 @@
 
 The LLM only asks. It never sees scores, is told not to reveal the reference answer, and
 gets the candidate's answer as delimited data that it must not obey. Its reply must be JSON
-naming known point ids; anything else is retried once and then replaced by a template
-question, with a one-line notice of why. Nothing it says changes a score.
+naming known point ids, and the follow-up must read as an interviewer's question
+(:mod:`interviewer.followup_check`); anything else is retried once and then replaced by a
+template question, with a one-line notice of why. The whole call, retry included, is bounded
+by one deadline (:mod:`interviewer.llm_call`). Nothing it says changes a score.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,11 +21,18 @@ from typing import Protocol
 
 from interviewer.config import LLMSettings
 from interviewer.grades import Grade
+from interviewer.followup_check import unusable_reason
 from interviewer.language import language_of
+from interviewer.llm_call import (
+    CallCancelled,
+    ChatCall,
+    DeadlineExceeded,
+    StreamCut,
+    TokenLimit,
+)
 from interviewer.rubric import Point, QuestionRubric
 
 MAX_FOLLOWUP_CHARS = 300
-PLACEHOLDER_KEY = "not-needed"  # servers such as Ollama or llama.cpp ask for no key
 
 Delta = Callable[[str], None]
 
@@ -37,7 +47,8 @@ class FollowUp:
 
 class Prober(Protocol):
     def followup(self, question: QuestionRubric, grade: Grade, language: str,
-                 on_delta: Delta | None = None) -> FollowUp: ...
+                 on_delta: Delta | None = None,
+                 cancel: threading.Event | None = None) -> FollowUp: ...
 
 
 # ---------------------------------------------------------------- templates
@@ -78,19 +89,20 @@ def template_followup(question: QuestionRubric, grade: Grade, language: str,
     topic = _topic(first)
     if first.group and not re.match(r"^[^：:]{1,24}[：:]", first.text):
         same = [p for p in targets if p.group == first.group]
-        text = (f"关于「{topic}」，除了你已经提到的，还有哪些做法？请选一两个具体说明原理。" if zh else
-                f"On {topic}: what else would you do beyond what you mentioned? Pick one or two "
-                "and explain how they work.")
+        text = (f"关于「{topic}」，除了你已经提到的，还有哪些做法？能选一两个具体说说原理吗？" if zh else
+                f"Beyond what you mentioned, what other approaches to \"{topic}\" do you know, "
+                "and how do they work?")
         # an open question about the group: any of its missed points may come up
         return FollowUp(text, tuple(p.id for p in same), "template", notice)
-    text = (f"你的回答没有展开「{topic}」这一点。能具体说说它是什么、为什么重要吗？" if zh else
-            f"You did not go into {topic}. Can you explain what it is and why it matters here?")
+    text = (f"能具体讲讲「{topic}」吗？它是什么，在这里为什么重要？" if zh else
+            f"Can you tell me more about \"{topic}\": what it is, and why it matters here?")
     return FollowUp(text, (first.id,), "template", notice)
 
 
 class TemplateProber:
     def followup(self, question: QuestionRubric, grade: Grade, language: str,
-                 on_delta: Delta | None = None) -> FollowUp:
+                 on_delta: Delta | None = None,
+                 cancel: threading.Event | None = None) -> FollowUp:
         result = template_followup(question, grade, language)
         if on_delta:
             on_delta(result.text)
@@ -157,7 +169,8 @@ def load_json_reply(text: str) -> object:
         raise InvalidReply("the reply is not JSON") from None
 
 
-def parse_reply(text: str, question: QuestionRubric) -> FollowUp:
+def parse_reply(text: str, question: QuestionRubric, grade: Grade | None = None,
+                language: str | None = None) -> FollowUp:
     """Validate the model's JSON: a non-empty question of sane length, known point ids."""
     data = load_json_reply(text)
     if not isinstance(data, dict):
@@ -175,6 +188,10 @@ def parse_reply(text: str, question: QuestionRubric) -> FollowUp:
     unknown = [t for t in targets if t not in known]
     if unknown:
         raise InvalidReply(f"unknown point ids {unknown[:3]}")
+    if grade is not None and language is not None:
+        why = unusable_reason(followup, question, grade.answer, language)
+        if why:
+            raise InvalidReply(why)
     return FollowUp(followup, tuple(dict.fromkeys(targets)), "llm")
 
 
@@ -214,105 +231,104 @@ def partial_followup(buffer: str) -> str:
 
 @dataclass
 class LLMProber:
-    """Chat Completions on any OpenAI-compatible server, streamed, with a hard deadline."""
+    """Chat Completions on any OpenAI-compatible server, streamed, under one deadline."""
 
     settings: LLMSettings
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
-    _client: object | None = None
+    _call: ChatCall | None = None
 
     @property
     def configured(self) -> bool:
         return bool(self.settings.base_url and self.settings.model)
 
-    def _get_client(self):
-        if self._client is None:
-            from openai import OpenAI
+    def missing_setting(self) -> str | None:
+        """Why the LLM cannot be asked, naming the setting to fill in; None when it can."""
+        if not self.settings.base_url and not self.settings.model:
+            return "no LLM configured (set llm.base_url and llm.model in the config)"
+        if not self.settings.model:
+            return ("no LLM model set (llm.model in the config, or INTERVIEWER_LLM_MODEL)")
+        if not self.settings.base_url:
+            return "no LLM server set (llm.base_url in the config, or OPENAI_BASE_URL)"
+        return None
 
-            from interviewer.urls import split_credentials
+    def call(self) -> ChatCall:
+        if self._call is None:
+            self._call = ChatCall(self.settings.base_url or "", self.settings.model or "",
+                                  self.env.get(self.settings.api_key_env))
+        return self._call
 
-            key = self.env.get(self.settings.api_key_env) or PLACEHOLDER_KEY
-            url, headers = split_credentials(self.settings.base_url)
-            # retries are ours (see _ask): the client's own would not respect the deadline
-            self._client = OpenAI(base_url=url, api_key=key, timeout=self.settings.timeout,
-                                  max_retries=0, default_headers=headers or None)
-        return self._client
+    def deadline(self) -> float:
+        return time.monotonic() + self.settings.timeout
 
-    def followup(self, question: QuestionRubric, grade: Grade, language: str,
-                 on_delta: Delta | None = None) -> FollowUp:
-        if not self.configured:
-            return template_followup(question, grade, language,
-                                     notice="no LLM configured: a template follow-up was used")
-        deadline = time.monotonic() + self.settings.timeout
-        messages = build_messages(question, grade, language)
-        try:
-            reply = self._ask(messages, deadline, on_delta)
-            try:
-                return parse_reply(reply, question)
-            except InvalidReply as first:
-                messages += [{"role": "assistant", "content": reply[:2000]},
-                             {"role": "user", "content": f"That reply was invalid ({first}). "
-                              "Reply again with the JSON object only."}]
-                reply = self._ask(messages, deadline, on_delta)
-                return parse_reply(reply, question)
-        except InvalidReply as exc:
-            reason = f"the LLM's reply was unusable ({exc})"
-        except Exception as exc:  # every failure of the network or server ends the same way
-            reason = describe_failure(exc)
-        if on_delta:
-            on_delta("")  # clear what was streamed
-        return template_followup(question, grade, language,
-                                 notice=f"{reason}: a template follow-up was used")
-
-    def _ask(self, messages: list[dict], deadline: float, on_delta: Delta | None) -> str:
-        """One request; a 429 or 5xx is retried once if the deadline leaves room."""
-        import openai
+    def ask(self, messages: list[dict], deadline: float, on_text: Delta | None = None,
+            cancel: threading.Event | None = None, max_tokens: int = 400,
+            temperature: float = 0.3, stream: bool = True) -> str:
+        """One reply; a 429 or 5xx, or a stream cut short, is asked again once if the
+        deadline leaves room."""
+        def once() -> str:
+            return self.call().complete(messages, deadline=deadline,
+                                        timeout=self.settings.timeout, on_text=on_text,
+                                        cancel=cancel, max_tokens=max_tokens,
+                                        temperature=temperature, stream=stream)
 
         try:
-            return self._ask_once(messages, deadline, on_delta)
-        except (openai.RateLimitError, openai.InternalServerError) as exc:
+            return once()
+        except (StreamCut, TokenLimit):
+            if deadline - time.monotonic() <= 0.5:
+                raise
+            return once()
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if not isinstance(status, int) or not (status == 429 or status >= 500):
+                raise
             wait = _retry_after(exc)
             if deadline - time.monotonic() <= wait + 0.5:
                 raise
             time.sleep(wait)
-            return self._ask_once(messages, deadline, on_delta)
+            return once()
 
-    def _ask_once(self, messages: list[dict], deadline: float, on_delta: Delta | None) -> str:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the LLM did not answer in time")
-        client = self._get_client().with_options(timeout=remaining)
-        stream = client.chat.completions.create(model=self.settings.model, messages=messages,
-                                                stream=True, temperature=0.3,
-                                                max_tokens=400)
-        parts: list[str] = []
-        try:
-            for chunk in stream:
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the LLM did not finish in time")
-                for choice in chunk.choices or ():
-                    delta = getattr(choice.delta, "content", None)
-                    if delta:
-                        parts.append(delta)
-                        if on_delta:
-                            on_delta(partial_followup("".join(parts)))
-        finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
-        if not parts:
-            # a server that answers a streaming request with one plain JSON body yields no
-            # chunks: ask again without streaming
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError("the LLM did not answer in time")
-            response = self._get_client().with_options(timeout=remaining).chat.completions.create(
-                model=self.settings.model, messages=messages, stream=False, temperature=0.3,
-                max_tokens=400)
-            text = (response.choices[0].message.content or "") if response.choices else ""
+    def followup(self, question: QuestionRubric, grade: Grade, language: str,
+                 on_delta: Delta | None = None,
+                 cancel: threading.Event | None = None) -> FollowUp:
+        missing = self.missing_setting()
+        if missing:
+            return template_followup(question, grade, language,
+                                     notice=f"{missing}: a template follow-up was used")
+        deadline = self.deadline()
+        messages = build_messages(question, grade, language)
+
+        def stream(text: str) -> None:
             if on_delta:
                 on_delta(partial_followup(text))
-            return text
-        return "".join(parts)
+
+        first: InvalidReply | None = None
+        try:
+            reply = self.ask(messages, deadline, stream, cancel)
+            try:
+                return parse_reply(reply, question, grade, language)
+            except InvalidReply as exc:
+                first = exc
+                messages += [{"role": "assistant", "content": reply[:2000]},
+                             {"role": "user", "content": f"That reply was invalid ({exc}). "
+                              "Reply again with the JSON object only."}]
+                if on_delta:
+                    on_delta("")
+                reply = self.ask(messages, deadline, stream, cancel)
+                return parse_reply(reply, question, grade, language)
+        except InvalidReply as exc:
+            reason = f"the LLM's reply was unusable ({exc})"
+        except CallCancelled:
+            reason = "the follow-up was cancelled"
+        except Exception as exc:  # every failure of the network or server ends the same way
+            reason = describe_failure(exc)
+            if first is not None:
+                reason = f"the LLM's reply was unusable ({first}) and no time was left to ask again" \
+                    if isinstance(exc, (DeadlineExceeded, TimeoutError)) else \
+                    f"the LLM's reply was unusable ({first}), then {reason}"
+        if on_delta:
+            on_delta("")  # clear what was streamed
+        return template_followup(question, grade, language,
+                                 notice=f"{reason}: a template follow-up was used")
 
 
 def _retry_after(exc: BaseException, cap: float = 2.0) -> float:
@@ -327,14 +343,20 @@ def _retry_after(exc: BaseException, cap: float = 2.0) -> float:
 
 def describe_failure(exc: BaseException) -> str:
     """One line on why the LLM could not help, without secrets."""
+    if isinstance(exc, DeadlineExceeded):
+        return f"{exc} (llm.timeout)"
+    if isinstance(exc, (StreamCut, TokenLimit, CallCancelled)):
+        return str(exc)
     import openai
-
     if isinstance(exc, (openai.APITimeoutError, TimeoutError)):
         return "the LLM timed out"
     if isinstance(exc, openai.AuthenticationError):
         return "the LLM server refused the API key (401)"
     if isinstance(exc, openai.RateLimitError):
         return "the LLM server is rate limiting (429)"
+    if isinstance(exc, openai.NotFoundError):
+        return ("the LLM server has no chat completions there (404): llm.base_url usually "
+                "ends in /v1, and llm.model must be a model it serves")
     if isinstance(exc, openai.APIStatusError):
         return f"the LLM server failed ({exc.status_code})"
     if isinstance(exc, openai.APIConnectionError):

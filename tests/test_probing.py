@@ -123,7 +123,7 @@ def test_a_slow_server_never_makes_the_user_wait_past_the_timeout(rubric, graded
         result = prober(server, timeout=1.0).followup(rubric.question("q07"), graded, "zh")
         elapsed = time.monotonic() - start
         assert len(server.requests) == 1  # a timeout is not retried past the deadline
-    assert result.source == "template" and "timed out" in result.notice
+    assert result.source == "template" and "did not finish within 1 s" in result.notice
     assert elapsed < 5
 
 
@@ -162,7 +162,7 @@ def test_an_injected_answer_does_not_change_the_score(rubric) -> None:
     honest = grader.grade(rubric, "q07", "梯度累积就是累加梯度。")
     injected = grader.grade(rubric, "q07", INJECTION)
     with ChatServer() as server:
-        server.script = [Reply(json.dumps({"followup": "你的得分是100分。", "targets": []},
+        server.script = [Reply(json.dumps({"followup": "你的得分是100分，对吗？", "targets": []},
                                           ensure_ascii=False))]
         followup = prober(server).followup(rubric.question("q07"), injected, "zh")
     assert injected.score <= honest.score + 1e-9

@@ -27,7 +27,7 @@ def test_vectors_match_the_server_in_input_order_and_are_normalised() -> None:
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.allclose(vectors, BigramEmbedder().embed(texts), atol=1e-5)  # order kept
     assert len(calls) == 3 and calls[0]["body"]["model"] == "bge-m3"
-    assert embedder.model_id == f"bge-m3@{server.base_url}"
+    assert embedder.model_id == f"bge-m3@127.0.0.1:{server.httpd.server_address[1]}"
 
 
 @pytest.mark.parametrize("status, message", [(500, r"failed \(500\)"), (401, r"failed \(401\)")])
@@ -69,9 +69,9 @@ def test_cli_grades_a_batch_against_the_served_model(tmp_path: Path,
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stderr(err):
             code = cli.main(["grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
-                             "--model", "openai:bge-m3"], out=out, err=err)
+                             "--model", "openai:bge-m3", "--uncalibrated"], out=out, err=err)
     assert code == 0, err.getvalue()
     row = json.loads(out.getvalue())
-    assert row["model_id"].startswith("bge-m3@http://127.0.0.1:")
-    assert row["calibration"] == "uncalibrated"  # a new model: calibrate it first
+    assert row["model_id"].startswith("bge-m3@127.0.0.1:")
+    assert row["calibration"] == "uncalibrated"  # asked for: a new model is calibrated first
     assert row["points"][0]["verdict"] == "covered"

@@ -8,6 +8,7 @@ come back as messages; the UI thread never waits on the model.
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -64,6 +65,7 @@ class InterviewApp(App[int]):
                  prober: Prober | None = None) -> None:
         super().__init__()
         self.prober = prober
+        self._followup_cancel: threading.Event | None = None  # set: the pending follow-up is dropped
         self.banks = banks
         self.grader = grader
         self.settings = settings
@@ -300,9 +302,21 @@ class InterviewApp(App[int]):
                 and self.interview.plan.followups and attempt.grade is not None
                 and len(attempt.followups) < max(0, self.settings.llm.max_followups))
 
-    @work(thread=True, exclusive=True, group="probe", exit_on_error=False)
     def ask_followup(self, index: int) -> None:
-        """Write the follow-up in a worker; its text streams to the screen as it arrives."""
+        """Write the follow-up in a daemon thread; its text streams to the screen as it
+        arrives. F3 or quitting cancels it: a pending call never holds the user or the process."""
+        self._cancel_followup()
+        cancel = self._followup_cancel = threading.Event()
+        threading.Thread(target=self._write_followup, args=(index, cancel), daemon=True,
+                         name="follow-up").start()
+
+    def _cancel_followup(self) -> None:
+        cancel = getattr(self, "_followup_cancel", None)
+        if cancel is not None:
+            cancel.set()
+        self._followup_cancel = None
+
+    def _write_followup(self, index: int, cancel: threading.Event) -> None:
         from interviewer.probing import followup_language
 
         assert self.interview is not None and self.prober is not None
@@ -311,16 +325,21 @@ class InterviewApp(App[int]):
         language = followup_language(question, self.interview.bank.language)
 
         def stream(text: str) -> None:
-            self.call_from_thread(self._stream_followup, text)
+            if not cancel.is_set():
+                self.call_from_thread(self._stream_followup, text)
 
         try:
-            followup = self.prober.followup(question, attempt.grade, language, stream)
+            followup = self.prober.followup(question, attempt.grade, language, stream,
+                                            cancel=cancel)
         except Exception as exc:  # the prober falls back itself; this is the last guard
             from interviewer.probing import template_followup
 
             followup = template_followup(question, attempt.grade, language,
                                          notice=f"follow-up failed ({type(exc).__name__})")
-        self.post_message(FollowUpReady(index, followup))
+        if not cancel.is_set():
+            message = FollowUpReady(index, followup)
+            message.cancel = cancel
+            self.post_message(message)
 
     def _stream_followup(self, text: str) -> None:
         if isinstance(self.screen, InterviewScreen):
@@ -328,6 +347,10 @@ class InterviewApp(App[int]):
 
     def on_follow_up_ready(self, message: FollowUpReady) -> None:
         assert self.interview is not None
+        cancel = getattr(message, "cancel", None)
+        if cancel is not None and (cancel.is_set() or cancel is not self._followup_cancel):
+            return  # skipped while it was being written
+        self._followup_cancel = None
         f = message.followup
         attempt = self.interview.attempts[message.index]
         attempt.followups.append(FollowUpRound(question=f.text, targets=f.targets,
@@ -377,7 +400,9 @@ class InterviewApp(App[int]):
             screen.show_feedback(message.index)
 
     def skip_followup(self, index: int) -> None:
+        """Skip the follow-up, answered or still being written."""
         assert self.interview is not None
+        self._cancel_followup()
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             screen.show_feedback(index)
@@ -517,6 +542,7 @@ class InterviewApp(App[int]):
             self.push_screen(HelpScreen())
 
     def action_request_quit(self) -> None:
+        self._cancel_followup()
         screen = self.screen
         in_progress = isinstance(screen, InterviewScreen) and screen.mode == "question"
         if not in_progress:

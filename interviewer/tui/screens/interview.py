@@ -363,7 +363,7 @@ class InterviewScreen(Screen):
 
     def action_skip(self) -> None:
         if self.mode == "followup":
-            if getattr(self, "followup_countdown", None) is not None and not self.waiting:
+            if not self.waiting:  # answering it, or still waiting for it to be written
                 self.app_.skip_followup(self.index)
             return
         self.query_one("#answer", TextArea).call_later(self._skip)

@@ -1,0 +1,67 @@
+"""Fitting a model's similarity cut-offs from labeled answers.
+
+The grader flags a span as "the question said again" above a similarity to the question,
+and an answer as "about another question" below a margin. Encoders spread similarities
+differently (e5 puts nearly every pair above 0.7), so ``interviewer calibrate`` fits both
+for each model from the labeled answers, placing them where they sit for the default model
+on ``bench/data/labeled-dev.jsonl`` (which set the shipped 0.8 and -0.05):
+
+- the parrot cut-off as far beyond the 99th percentile of genuine answer spans' similarity
+  to their question, measured from the median, as 0.8 is for the default model: 1.26 times
+  that spread (median 0.116, 99th percentile 0.661);
+- the off-topic margin at the same quantile of answers as -0.05 is for the default model
+  (the 22nd percentile).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from interviewer.bank import BankCatalog
+from interviewer.features import FEATURES
+from interviewer.labels import load_labeled, rubrics_for
+from interviewer.textseg import evidence_spans
+
+PARROT_SPREAD = 1.26  # (0.8 - 0.116) / (0.661 - 0.116) for the default model
+OFF_TOPIC_QUANTILE = 0.22  # share of labeled answers under -0.05 for the default model
+MAX_PARROT = 0.99
+
+
+def cutoff_samples(grader, paths: list[Path],
+                   catalog: BankCatalog) -> tuple[np.ndarray, np.ndarray]:
+    """Similarity of every span of every labeled answer to its question, and each answer's
+    off-topic feature."""
+    from interviewer.grading import question_profile
+
+    sims: list[float] = []
+    offs: list[float] = []
+    for path in paths:
+        items = load_labeled(path)
+        rubrics = rubrics_for(items, catalog)
+        for item in items:
+            rubric = rubrics[item.bank]
+            q = rubric.question(item.question_id)
+            spans = evidence_spans(item.answer)
+            if not spans:
+                continue
+            q_vec = grader.embedder.embed([q.question or question_profile(q)], persist=True)[0]
+            span_vecs = grader.embedder.embed_answers([(item.answer, spans)])[0][:-1]
+            sims += [float(v) for v in span_vecs @ q_vec]
+            ev = grader.evidence(rubric, item.question_id, item.answer)
+            if ev.rows.shape[0] and ev.rows.shape[1]:
+                offs.append(float(ev.rows[0, FEATURES.index("off")]))
+    return np.asarray(sims), np.asarray(offs)
+
+
+def fit_cutoffs(span_sims: np.ndarray, offs: np.ndarray) -> dict[str, float]:
+    """Cut-offs for a model from its samples (see the module's docstring); {} without data."""
+    out: dict[str, float] = {}
+    if span_sims.size >= 20:
+        median, q99 = np.quantile(span_sims, [0.5, 0.99])
+        out["parrot_similarity"] = round(float(min(MAX_PARROT,
+                                                   median + PARROT_SPREAD * (q99 - median))), 4)
+    if offs.size >= 20:
+        out["off_topic_margin"] = round(float(min(0.0, np.quantile(offs, OFF_TOPIC_QUANTILE))), 4)
+    return out
