@@ -39,6 +39,16 @@ EXPECTED = {
         "LoRA 的原理是什么？为什么能省显存？", "How do you write a CUDA kernel launch?"],
         ["002-no-answer.md:5: no answer", "005-bad-yaml.md:1: front matter is not valid YAML",
          "006-not-utf8.md:1: not valid UTF-8", "003-duplicate.md:4: duplicate"]),
+    # excerpts of public collections (tests/data/import/SOURCES.md: where from, licence)
+    "markdown-folder/po4yka-excerpt": ("markdown-folder", [
+        "In Kotlin `Flow`, what should you use if you need to transform one data stream into "
+        "another data stream?",
+        "What is the result of executing `val result = (1..3).flatMap { listOf(it, it * 2) }`?"],
+        []),
+    "markdown/alexeygrigorev-theory-excerpt.md": ("markdown", [
+        "What is supervised machine learning?",
+        "What is regression? Which models can you use to solve a regression problem?"],
+        ["19: section 'Table of contents' is not a question"]),
     "csv/good-zh-bom-crlf.csv": ("csv", ["什么是张量并行？", "什么是流水线并行？"], []),
     "csv/broken.csv": ("csv", ["What is ZeRO?"], [
         "broken.csv:3: no answer", "broken.csv:5: 4 cells but 3 columns",

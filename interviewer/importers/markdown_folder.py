@@ -34,7 +34,7 @@ from interviewer.importers.markdown_common import (
     split_front_matter,
     split_parts,
 )
-from interviewer.importers.markdown_headings import question_title
+from interviewer.importers.markdown_headings import _QUESTION_LOOK, question_title
 from interviewer.importers.result import Found, Reading, difficulty_of
 
 _KNOWN_KEYS = {"id", "title", "question", "tags", "tag", "difficulty", "level", "aliases",
@@ -81,7 +81,8 @@ def read_question_file(text: str, path: Path, reading: Reading) -> None:
     question = "\n".join(parts.question).strip() or scalar(meta.get("question")) \
         or scalar(meta.get("title")) or ""
     first = next((HEADING.match(line) for line in body if HEADING.match(line)), None)
-    if not question and first is not None and label_of(first.group(0)) is None:
+    if not question and first is not None and label_of(first.group(0)) is None \
+            and _QUESTION_LOOK.search(first.group(2)):
         question = question_title(first.group(2))  # "# What is RAG?" then its answer
     if not parts.labelled:
         answer = "\n".join(_after_title(body, question)).strip()

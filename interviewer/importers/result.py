@@ -149,7 +149,7 @@ def question_text(text: str) -> str:
     line the bank format would read as a heading or a field escaped with a backslash."""
     out = []
     for line in text.split("\n"):
-        line = line.strip()
+        line = re.sub(r"^(?:>\s?)+", "", line.strip()).strip()  # a quoted question is the question
         if not line:
             continue
         if line.startswith("#") or re.match(r"^(tags|difficulty)\s*[:：]", line, re.I) \
