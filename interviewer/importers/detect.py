@@ -47,5 +47,7 @@ def detect(path: Path, head: str | None) -> str:
         return "anki-text"
     if any(line.lstrip().startswith("#") for line in lines):
         return "markdown"
+    if suffix in (".txt", ""):
+        return "plain"  # the 'Q: …' format this command always read: its errors fit best
     raise BankError("cannot tell the format of this file", path=path,
                     hint=f"give one with --format ({', '.join(FORMATS)})")
