@@ -233,20 +233,11 @@ def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
 
 
 def _missed_points(settings: Settings, bank) -> dict[str, list[str]]:
-    """The points of each question that its last review in the practice history missed."""
-    from interviewer.practice import histories
+    from interviewer.importers.export import missed_points
     from interviewer.rubric import rubric_for_bank
     from interviewer.store import Store
 
-    rubric = rubric_for_bank(bank).rubric
-    hist = histories(Store.open(settings.data_dir), bank.id)
-    missed: dict[str, list[str]] = {}
-    for q in rubric.questions:
-        texts = [p.text for p in q.points
-                 if hist.get(p.id) and max(hist[p.id], key=lambda r: r.at).outcome == "lapse"]
-        if texts:
-            missed[q.id] = texts
-    return missed
+    return missed_points(Store.open(settings.data_dir), bank, rubric_for_bank(bank).rubric)
 
 
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:

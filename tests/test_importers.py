@@ -292,3 +292,32 @@ def test_rubric_source_field_is_optional_and_checked(tmp_path: Path) -> None:
     bad.write_text(base.format(src="    source: robot\n"), encoding="utf-8")
     with pytest.raises(RubricError, match="'source' must be one of extracted, hand"):
         load_rubric(bad)
+
+
+def test_export_missed_puts_the_points_last_missed_on_the_card(isolated_home: Path,
+                                                                tmp_path: Path) -> None:
+    from interviewer.config import discover_settings
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.store import Store
+
+    settings = discover_settings()
+    bank = load_bank(Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md")
+    q = rubric_for_bank(bank).rubric.questions[1]
+    first, second = q.points[0], q.points[1]
+    store = Store.open(settings.data_dir)
+    store.record_reviews("s1", 1, bank.id, q.id, [(first.id, first.text, "good"),
+                                                  (second.id, second.text, "lapse")],
+                         at="2026-01-01T00:00:00+00:00")
+    store.record_reviews("s2", 1, bank.id, q.id, [(first.id, first.text, "lapse"),
+                                                  (second.id, second.text, "good")],
+                         at="2026-01-02T00:00:00+00:00")
+    store.close()
+    code, out, err = _run("bank", "export", bank.id, "--format", "anki", "--missed")
+    assert code == 0, err
+    rows = out.strip().split("\n")[4:]
+    assert len(rows) == 1 and rows[0].startswith(q.id + "\t")
+    assert "Missed points" in rows[0] and first.text.split()[0] in rows[0]
+    deck = tmp_path / "missed.txt"
+    deck.write_text(out, encoding="utf-8")
+    back = import_source(deck).bank.questions[0].answer
+    assert back.split("\n\n", 1)[0] == "Missed points\n- " + first.text

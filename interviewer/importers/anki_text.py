@@ -17,7 +17,8 @@ from interviewer.importers.result import Found, Reading, split_tags
 
 _SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " ",
                "colon": ":"}
-_BREAK = re.compile(r"<\s*br\s*/?\s*>|<\s*/\s*(?:div|p|li|tr|h[1-6]|pre)\s*>", re.IGNORECASE)
+_BREAK = re.compile(r"<\s*br\s*/?\s*>|<\s*/\s*(?:div|p|li|tr|h[1-6]|pre)\s*>|"
+                    r"<\s*(?:ul|ol|hr)\b[^>]*>", re.IGNORECASE)
 _ITEM = re.compile(r"<\s*li\b[^>]*>", re.IGNORECASE)
 _DROP = re.compile(r"<\s*(script|style)\b.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")

@@ -9,8 +9,13 @@ missed) goes on the back, above the reference answer.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from interviewer.bank import Bank, render_bank
+
+if TYPE_CHECKING:
+    from interviewer.rubric import Rubric
+    from interviewer.store import Store
 
 FORMATS = ("markdown", "anki")
 
@@ -41,3 +46,17 @@ def to_anki_text(bank: Bank, points: dict[str, list[str]] | None = None) -> str:
         tags = " ".join(t.replace(" ", "_") for t in q.tags)
         out.append("\t".join(_field(v) for v in (q.id, _html(q.text), back, tags)))
     return "\n".join(out) + "\n"
+
+
+def missed_points(store: Store, bank: Bank, rubric: Rubric) -> dict[str, list[str]]:
+    """The points of each question that their last review in the practice history missed."""
+    from interviewer.practice import histories
+
+    hist = histories(store, bank.id)
+    missed: dict[str, list[str]] = {}
+    for q in rubric.questions:
+        texts = [p.text for p in q.points
+                 if hist.get(p.id) and max(hist[p.id], key=lambda r: r.at).outcome == "lapse"]
+        if texts:
+            missed[q.id] = texts
+    return missed
