@@ -321,3 +321,35 @@ def test_export_missed_puts_the_points_last_missed_on_the_card(isolated_home: Pa
     deck.write_text(out, encoding="utf-8")
     back = import_source(deck).bank.questions[0].answer
     assert back.split("\n\n", 1)[0] == "Missed points\n- " + first.text
+
+
+def test_untrusted_text_in_the_report_has_no_control_bytes(tmp_path: Path) -> None:
+    src = tmp_path / "q.csv"
+    src.write_text("question,answer,\x1b[2Jcol\nWhat is \x1b]0;pwned\x07?,,x\nWhat is ok?,fine,x\n",
+                   encoding="utf-8")
+    code, _, err = _run("bank", "import", str(src), "-o", "-")
+    assert code == 0 and "skipped" in err and "not mapped" in err
+    assert "\x1b" not in err and "\x07" not in err
+
+
+def test_a_yaml_alias_bomb_in_front_matter_is_not_expanded(tmp_path: Path) -> None:
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x]"] + [
+        f"{c}: &{c} [{', '.join('*' + p for _ in range(9))}]"
+        for p, c in zip("abcdefgh", "bcdefghi")]
+    (tmp_path / "q.md").write_text("---\n" + "\n".join(levels) + "\ntitle: *i\ntags: *i\n---\n"
+                                   "## Question\nWhat is a bomb?\n## Answer\nNot expanded.\n",
+                                   encoding="utf-8")
+    result = import_source(tmp_path, "markdown-folder")
+    assert [(q.text, q.tags) for q in result.bank.questions] == [("What is a bomb?", ())]
+
+
+def test_deeply_nested_json_is_a_bad_line_not_a_crash(tmp_path: Path) -> None:
+    src = tmp_path / "q.jsonl"
+    deep = "[" * 100_000 + "]" * 100_000
+    mid = "[" * 900 + '"x"' + "]" * 900
+    src.write_text(f'{{"question": {deep}, "answer": "a"}}\n'
+                   f'{{"question": {mid}, "answer": "a"}}\n'
+                   '{"question": "What is ok?", "answer": "fine"}\n', encoding="utf-8")
+    result = import_source(src)
+    assert [q.text for q in result.bank.questions] == ["What is ok?"]
+    assert [s.line for s in result.skipped] == [1, 2]

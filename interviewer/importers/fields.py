@@ -85,7 +85,7 @@ def found_from(record: dict, mapping: dict[str, str], path: Path, line: int | No
         reading.not_mapped(f"difficulty '{raw_difficulty}'")
     points = get("key_points")
     if isinstance(points, list):
-        key_points = tuple(_text(p) for p in points if _text(p))
+        key_points = tuple(t for t in (_text(p) for p in points if not isinstance(p, list)) if t)
     else:
         key_points = tuple(p.strip(" -•*") for p in re.split(r"\n|[;；|]", _text(points))
                            if p.strip(" -•*"))
@@ -98,6 +98,8 @@ def found_from(record: dict, mapping: dict[str, str], path: Path, line: int | No
 def _text(value: object) -> str:
     if value is None or isinstance(value, (dict, bool)):
         return ""
-    if isinstance(value, list):
-        return "\n".join(_text(v) for v in value if _text(v))
+    if isinstance(value, list):  # a list of lines; anything nested deeper is no text
+        return "\n".join(str(v).strip() for v in value
+                         if isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                         and str(v).strip())
     return str(value).strip()
