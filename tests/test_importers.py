@@ -26,6 +26,8 @@ EXPECTED = {
     "markdown/bold-questions-en.md": ("markdown", [
         "What is regression? Which models can you use?", "What is the normal equation?",
         "What is overfitting?"], ["20: the answer is a placeholder"]),
+    "markdown/numbered-sections-zh.md": ("markdown", ["KV Cache", "投机解码"],
+                                         ["3: section '📑 本章目录' is not a question"]),
     "markdown/bom-crlf.md": ("markdown", ["What is ZeRO?", "What is FSDP?"], []),
     "markdown/broken.md": ("markdown", ["What is a fence left open?",
                                         "Which question comes after the open fence?",

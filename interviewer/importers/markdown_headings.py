@@ -34,14 +34,15 @@ from interviewer.importers.result import Found, Reading, difficulty_of
 
 _QUESTION_MARK = re.compile(r"[?？]\s*(?:[^\w\s]\s*)*$")
 _QUESTION_LOOK = re.compile(
-    r"[?？]|^(?:Q\s*\d*|\d+|第\s*\d+\s*题)\s*[.、:：)]|什么|如何|为什么|为何|怎么|怎样|哪些|是否|吗|"
+    r"[?？]|^(?:Q\s*\d*|\d+|第\s*\d+\s*题)\s*[.、:：)·]|^Q\d+\s*[-–—]\s|什么|如何|为什么|为何|怎么|怎样|哪些|是否|吗|"
     r"区别|对比|介绍|解释|说说|谈谈|简述|^(?:what|how|why|when|which|who|explain|describe|"
     r"compare|define|can|does|do|is|are|should|tell)\b", re.IGNORECASE)
 _BOLD_LINE = re.compile(r"^\s*(?:\d+[.)、]\s*)?(?:\*\*|__)(.+?)(?:\*\*|__)\s*$")
-_NUMBERING = re.compile(r"^(?:Q\s*\d+|\d+(?:\.\d+)*|第\s*\d+\s*题)\s*[.、:：)]?\s+|^Q\s*[:：]\s*",
-                        re.IGNORECASE)
+_NUMBERING = re.compile(r"^(?:Q\s*\d+|\d+(?:\.\d+)*|第\s*\d+\s*题)\s*[.、:：)·\-–—]?\s+|"
+                        r"^Q\s*[:：]\s*", re.IGNORECASE)
+_SYMBOLS = re.compile(r"^[^\w#]+", re.UNICODE)  # "📑 本章目录": the emoji
 _NOT_QUESTIONS = re.compile(
-    r"^(?:table of contents|contents|toc|目录|references?|参考(?:资料|文献|链接)?|"
+    r"^(?:本章|本节|本文|全文)?(?:table of contents|contents|toc|目录|references?|参考(?:资料|文献|链接)?|"
     r"links?|resources|further reading|license|许可|致谢|acknowledge?ments?|contributing|"
     r"贡献|updates?|changelog|更新日志|前言|说明|intro(?:duction)?)$", re.IGNORECASE)
 _ONLY_LINKS = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:!?\[[^\]]*\]\([^)]*\)\s*[,，、]?\s*)+$")
@@ -87,7 +88,7 @@ def read_headings(text: str, path: Path, reading: Reading) -> None:
         body_end = child[0] if child else end
         section = [s for s in section if s[0] < level]
         name = question_title(title)
-        if _NOT_QUESTIONS.match(name.rstrip(":：")):
+        if _NOT_QUESTIONS.match(_SYMBOLS.sub("", name).rstrip(":：")):
             reading.skip(path, idx + 1, f"section '{name[:40]}' is not a question")
             inside_until = end
             continue
