@@ -119,6 +119,12 @@ def test_labels_key_points_tags_and_difficulty() -> None:
     assert zh.key_points[first.id] == ("半精度计算", "FP32 主权重", "损失缩放防止下溢")
 
 
+def test_a_label_inside_a_list_item_does_not_split_the_answer() -> None:
+    kv = import_source(IMPORT / "markdown/numbered-sections-zh.md").bank.questions[0]
+    assert kv.answer.startswith("### 🎯 核心思想\n\n缓存已计算的 K、V")
+    assert kv.answer.endswith("  A：不用，Encoder 一次看到全部 token。")
+
+
 def test_ids_are_stable_across_imports_and_reorders(tmp_path: Path) -> None:
     rows = ["question,answer", "What is A?,a", "What is B?,b"]
     one, two = tmp_path / "one.csv", tmp_path / "two.csv"

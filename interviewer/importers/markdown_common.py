@@ -87,6 +87,8 @@ def label_of(line: str) -> tuple[str, str] | None:
     plain one with a colon (``答案：…``, ``A: …``). A heading with more words and no colon
     (``## Question answering``) is no label, nor is a plain ``问题：`` inside an answer.
     """
+    if line[:1].isspace():
+        return None  # indented: part of a list item ("- **Q：…**" then "  A：…")
     for kind, rx in _LABEL_RE.items():
         m = rx.match(line)
         if not m:
