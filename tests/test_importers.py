@@ -51,6 +51,8 @@ EXPECTED = {
         "What is supervised machine learning?",
         "What is regression? Which models can you use to solve a regression problem?"],
         ["19: section 'Table of contents' is not a question"]),
+    "markdown/axiaoquan-inference-excerpt.md": ("markdown", ["KV Cache"],
+                                                ["5: section '📑 本章目录' is not a question"]),
     "csv/good-zh-bom-crlf.csv": ("csv", ["什么是张量并行？", "什么是流水线并行？"], []),
     "csv/broken.csv": ("csv", ["What is ZeRO?"], [
         "broken.csv:3: no answer", "broken.csv:5: 4 cells but 3 columns",
@@ -69,7 +71,7 @@ EXPECTED = {
 
 def test_every_data_file_has_an_expectation() -> None:
     on_disk = {str(p.relative_to(IMPORT)) for p in IMPORT.glob("*/*") if p.suffix != ".py"
-               and p.name not in ("LICENSE.md",) and not p.name.startswith("SOURCE")}
+               and not p.name.startswith(("LICENSE", "SOURCE"))}
     assert on_disk == set(EXPECTED) | set(FAILS)
 
 
@@ -123,6 +125,11 @@ def test_a_label_inside_a_list_item_does_not_split_the_answer() -> None:
     kv = import_source(IMPORT / "markdown/numbered-sections-zh.md").bank.questions[0]
     assert kv.answer.startswith("### 🎯 核心思想\n\n缓存已计算的 K、V")
     assert kv.answer.endswith("  A：不用，Encoder 一次看到全部 token。")
+
+
+def test_a_closing_rule_is_not_part_of_the_answer() -> None:
+    kv = import_source(IMPORT / "markdown/axiaoquan-inference-excerpt.md").bank.questions[0]
+    assert kv.answer.endswith("decode 阶段每步**读取 + 追加** KV Cache。")
 
 
 def test_ids_are_stable_across_imports_and_reorders(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from interviewer.errors import BankError
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _PLACEHOLDER = re.compile(r"^\W*(?:answer here|todo|tbd|to be (?:added|done)|coming soon|"
                           r"待补充|待完善|待更新|略|暂无)\W*$", re.IGNORECASE)
+_TRAILING_RULE = re.compile(r"(?:\n\s*(?:-{3,}|\*{3,}|_{3,})\s*)+\s*\Z")  # a closing rule
 _HEADING_AT_START = re.compile(r"^(#{1,2})(?!#)")
 _DIFFICULTY_WORDS = {
     "easy": "easy", "simple": "easy", "junior": "easy", "简单": "easy", "容易": "easy",
@@ -160,10 +161,11 @@ def question_text(text: str) -> str:
 
 
 def answer_text(text: str) -> str:
-    """An answer as a bank can hold it: a ``#``/``##`` heading outside code becomes ``###``
-    (it would start a question), and a fence left open is closed."""
+    """An answer as a bank can hold it: a closing rule (``---``) dropped, a ``#``/``##``
+    heading outside code made ``###`` (it would start a question), a fence left open closed."""
+    text = trim_lines(_TRAILING_RULE.sub("", text))
     out, in_fence = [], False
-    for line in trim_lines(text).split("\n"):
+    for line in text.split("\n"):
         if _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence and _HEADING_AT_START.match(line):
