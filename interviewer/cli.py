@@ -211,6 +211,8 @@ def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
     from interviewer.importers.export import to_anki_text, to_markdown
 
     bank = _catalog(settings).resolve(args.bank)
+    if bank.parts:
+        raise InputError(f"'{args.bank}' combines banks; export one bank at a time")
     target = Path(args.out) if args.out and args.out != "-" else None
     if target is not None and target.exists() and not args.force:
         raise InputError("file exists; not overwriting", path=target, hint="use --force")

@@ -368,3 +368,44 @@ def test_deeply_nested_json_is_a_bad_line_not_a_crash(tmp_path: Path) -> None:
     result = import_source(src)
     assert [q.text for q in result.bank.questions] == ["What is ok?"]
     assert [s.line for s in result.skipped] == [1, 2]
+
+
+def test_a_new_style_apkg_is_refused_not_read_as_its_stub(tmp_path: Path) -> None:
+    """Recent Anki writes the real collection compressed (collection.anki21b) beside a stub
+    collection.anki2 whose one note says to update Anki: that note is not a question."""
+    import zipfile
+
+    stub = write_deck(tmp_path / "stub.apkg", [("s", ["Please update to the latest Anki "
+                                                      "version, then import the .colpkg/.apkg "
+                                                      "file again.", "x"], "")])
+    new = tmp_path / "new.apkg"
+    with zipfile.ZipFile(stub) as src, zipfile.ZipFile(new, "w") as dst:
+        dst.writestr("collection.anki2", src.read("collection.anki2"))
+        dst.writestr("collection.anki21b", b"\x28\xb5\x2f\xfd compressed")
+        dst.writestr("media", b"")
+    with pytest.raises(BankError, match="newer compressed format.*Support older Anki versions"):
+        import_source(new)
+
+
+def test_a_csv_separated_by_semicolons_is_read(tmp_path: Path) -> None:
+    src = tmp_path / "q.csv"
+    src.write_text("问题;答案\n什么是 RoPE？;旋转位置编码, 用旋转矩阵表示相对位置。\n",
+                   encoding="utf-8")
+    result = import_source(src)
+    assert [(q.text, q.answer) for q in result.bank.questions] == \
+        [("什么是 RoPE？", "旋转位置编码, 用旋转矩阵表示相对位置。")]
+
+
+def test_a_combined_bank_is_exported_one_bank_at_a_time() -> None:
+    code, _, err = _run("bank", "export", "ai-infra-zh+llm-systems-en")
+    assert code == 2 and "one bank at a time" in err
+
+
+def test_overrides_apply_to_a_file_already_in_the_bank_format(tmp_path: Path) -> None:
+    bank_file = Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md"
+    code, out, err = _run("bank", "import", str(bank_file), "--id", "mine", "--title", "Mine",
+                          "-o", "-")
+    assert code == 0, err
+    again = parse_bank(out)
+    assert (again.id, again.title) == ("mine", "Mine")
+    assert again.questions == load_bank(bank_file).questions

@@ -7,9 +7,10 @@ why), the fields not mapped, and the author's key points per question.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from interviewer.bank import import_plaintext, load_bank, read_text
+from interviewer.bank import ID_RE, import_plaintext, load_bank, read_text
 from interviewer.errors import BankError
 from interviewer.importers.detect import FORMATS, detect
 from interviewer.importers.result import ImportResult, Reading, make_bank
@@ -45,8 +46,16 @@ def import_source(path: Path | str, fmt: str | None = None, *, columns: dict[str
     columns = columns or {}
     if fmt in ("bank", "plain"):
         text = read_text(path)
-        bank = load_bank(path) if fmt == "bank" else import_plaintext(
-            text, path=path, bank_id=bank_id, title=title, language=language)
+        if bank_id and not ID_RE.match(bank_id):
+            raise BankError(f"bank id '{bank_id}' may only use letters, digits, '-', '_' and '.'",
+                            hint="give another with --id")
+        if fmt == "bank":
+            bank = load_bank(path)
+            bank = replace(bank, id=bank_id or bank.id, title=title or bank.title,
+                           language=language or bank.language)
+        else:
+            bank = import_plaintext(text, path=path, bank_id=bank_id, title=title,
+                                    language=language)
         return ImportResult(bank, fmt, [], [], {})
     if fmt == "markdown-folder":
         from interviewer.importers.markdown_folder import read_folder, read_question_file

@@ -30,10 +30,11 @@ def read_apkg(path: Path, reading: Reading) -> None:
     with archive:
         names = set(archive.namelist())
         member = next((n for n in _COLLECTIONS if n in names), None)
+        if "collection.anki21b" in names and member != "collection.anki21":
+            # beside it, collection.anki2 is a stub whose one note says to update Anki
+            raise BankError("this package uses Anki's newer compressed format", path=path,
+                            hint="in Anki, export with 'Support older Anki versions' ticked")
         if member is None:
-            if "collection.anki21b" in names:
-                raise BankError("this package uses Anki's newer compressed format", path=path,
-                                hint="in Anki, export with 'Support older Anki versions' ticked")
             raise BankError("no collection inside this package", path=path)
         if archive.getinfo(member).file_size > _MAX_COLLECTION:
             raise BankError("the collection inside this package is too large", path=path)

@@ -15,6 +15,10 @@ csv.field_size_limit(1 << 24)
 
 def read_table(text: str, path: Path, reading: Reading, *, delimiter: str,
                columns: dict[str, str]) -> None:
+    first = text.split("\n", 1)[0]
+    if delimiter not in first:
+        # spreadsheets in many locales separate with ';'; a tab may come in a .csv too
+        delimiter = next((d for d in (";", "\t", "|") if d in first), delimiter)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader)
