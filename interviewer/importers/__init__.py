@@ -13,7 +13,7 @@ from pathlib import Path
 from interviewer.bank import ID_RE, import_plaintext, load_bank, read_text
 from interviewer.errors import BankError
 from interviewer.importers.detect import FORMATS, detect
-from interviewer.importers.result import ImportResult, Reading, make_bank
+from interviewer.importers.result import ImportResult, Reading, make_bank, printable
 
 __all__ = ["FORMATS", "ImportResult", "import_source"]
 
@@ -47,7 +47,7 @@ def import_source(path: Path | str, fmt: str | None = None, *, columns: dict[str
     if fmt in ("bank", "plain"):
         text = read_text(path)
         if bank_id and not ID_RE.match(bank_id):
-            raise BankError(f"bank id '{bank_id}' may only use letters, digits, '-', '_' and '.'",
+            raise BankError(f"bank id '{printable(bank_id)}' may only use letters, digits, '-', '_' and '.'",
                             hint="give another with --id")
         if fmt == "bank":
             bank = load_bank(path)

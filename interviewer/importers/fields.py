@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from interviewer.errors import BankError
-from interviewer.importers.result import Found, Reading, difficulty_of, split_tags
+from interviewer.importers.result import Found, Reading, difficulty_of, printable, split_tags
 
 ROLES = ("question", "answer", "tags", "id", "difficulty", "key_points")
 _NAMES = {
@@ -37,7 +37,7 @@ def parse_columns(spec: str | None) -> dict[str, str]:
         role, sep, name = item.partition("=")
         role = role.strip().replace("-", "_")
         if not sep or role not in ROLES or not name.strip():
-            raise BankError(f"--columns: '{item.strip()}' is not ROLE=NAME",
+            raise BankError(f"--columns: '{printable(item.strip())}' is not ROLE=NAME",
                             hint=f"roles: {', '.join(ROLES)}")
         out[role] = name.strip()
     return out
@@ -49,8 +49,8 @@ def map_fields(names: list[str], explicit: dict[str, str], path: Path,
     mapping: dict[str, str] = {}
     for role, name in explicit.items():
         if name not in names:
-            raise BankError(f"--columns: no field '{name}' (fields: {', '.join(names)})",
-                            path=path)
+            raise BankError(f"--columns: no field '{printable(name)}' "
+                            f"(fields: {printable(', '.join(names))})", path=path)
         mapping[role] = name
     for name in names:
         role = _ALIASES.get(_norm(name))
@@ -62,7 +62,8 @@ def map_fields(names: list[str], explicit: dict[str, str], path: Path,
             reading.not_mapped(f"field '{name}'")
     if "question" not in mapping or "answer" not in mapping:
         missing = " and ".join(r for r in ("question", "answer") if r not in mapping)
-        raise BankError(f"no {missing} field among: {', '.join(names) or 'none'}", path=path,
+        raise BankError(f"no {missing} field among: {printable(', '.join(names)) or 'none'}",
+                        path=path,
                         hint="name them question/answer (问题/答案) or use "
                              "--columns question=NAME,answer=NAME")
     return mapping

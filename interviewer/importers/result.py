@@ -26,7 +26,7 @@ from interviewer.bank import (
 )
 from interviewer.errors import BankError
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _PLACEHOLDER = re.compile(r"^\W*(?:answer here|todo|tbd|to be (?:added|done)|coming soon|"
                           r"待补充|待完善|待更新|略|暂无)\W*$", re.IGNORECASE)
 _TRAILING_RULE = re.compile(r"(?:\n\s*(?:-{3,}|\*{3,}|_{3,})\s*)+\s*\Z")  # a closing rule
@@ -41,8 +41,9 @@ _DIFFICULTY_WORDS = {
 
 
 def printable(text: str) -> str:
-    """``text`` safe for a terminal: control characters shown as ``?``."""
-    return _CONTROL.sub("?", text)
+    """``text`` safe for a terminal on one line: line breaks and tabs as spaces, other
+    control characters as ``?``."""
+    return _CONTROL.sub("?", re.sub(r"[\t\n\r]", " ", text))
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ def make_bank(reading: Reading, fmt: str, path: Path, *, bank_id: str | None = N
     title = title or reading.title or path.stem or "Imported bank"
     bank_id = bank_id or reading.bank_id or slugify(title) or slugify(path.stem) or "imported"
     if not ID_RE.match(bank_id):
-        raise BankError(f"bank id '{bank_id}' may only use letters, digits, '-', '_' and '.'",
+        raise BankError(f"bank id '{printable(bank_id)}' may only use letters, digits, '-', '_' and '.'",
                         path=path, hint="give one with --id")
     language = language or detect_language("\n".join(q.text for q in questions))
     bank = Bank(id=bank_id, title=" ".join(title.split()), language=language,
