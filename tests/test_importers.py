@@ -158,8 +158,21 @@ def test_apkg_fields_are_found_by_name(tmp_path: Path) -> None:
     assert result.unmapped == ["note field 3"]
 
 
+def _zip(members: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
 @pytest.mark.parametrize("content, fragment", [
     (b"not a zip", "not an Anki package"),
+    (_zip({"media": b"{}"}), "no collection inside this package"),
+    (_zip({"collection.anki2": b"garbage, not SQLite" * 100}), "the collection is not readable"),
 ])
 def test_broken_apkg_is_one_line(tmp_path: Path, content: bytes, fragment: str) -> None:
     p = tmp_path / "x.apkg"
