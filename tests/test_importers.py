@@ -28,6 +28,8 @@ EXPECTED = {
         "What is overfitting?"], ["20: the answer is a placeholder"]),
     "markdown/numbered-sections-zh.md": ("markdown", ["KV Cache", "投机解码"],
                                          ["3: section '📑 本章目录' is not a question"]),
+    "markdown/nested-numbered-zh.md": ("markdown", [
+        "什么是 Transformer 架构？", "BERT 和 GPT 的主要区别是什么？", "如何进行模型微调？"], []),
     "markdown/bom-crlf.md": ("markdown", ["What is ZeRO?", "What is FSDP?"], []),
     "markdown/broken.md": ("markdown", ["What is a fence left open?",
                                         "Which question comes after the open fence?",
@@ -130,6 +132,11 @@ def test_a_label_inside_a_list_item_does_not_split_the_answer() -> None:
 def test_a_closing_rule_is_not_part_of_the_answer() -> None:
     kv = import_source(IMPORT / "markdown/axiaoquan-inference-excerpt.md").bank.questions[0]
     assert kv.answer.endswith("decode 阶段每步**读取 + 追加** KV Cache。")
+
+
+def test_numbered_sections_are_tags_of_the_questions_beneath() -> None:
+    bank = import_source(IMPORT / "markdown/nested-numbered-zh.md").bank
+    assert [q.tags for q in bank.questions] == [("基础概念与原理",), ("基础概念与原理",), ("训练",)]
 
 
 def test_ids_are_stable_across_imports_and_reorders(tmp_path: Path) -> None:

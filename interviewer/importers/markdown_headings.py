@@ -39,7 +39,8 @@ _QUESTION_LOOK = re.compile(
     r"compare|define|can|does|do|is|are|should|tell)\b", re.IGNORECASE)
 _BOLD_LINE = re.compile(r"^\s*(?:\d+[.)、]\s*)?(?:\*\*|__)(.+?)(?:\*\*|__)\s*$")
 _NUMBERING = re.compile(r"^(?:Q\s*\d+|\d+(?:\.\d+)*|第\s*\d+\s*题)\s*[.、:：)·\-–—]?\s+|"
-                        r"^Q\s*[:：]\s*", re.IGNORECASE)
+                        r"^Q\s*[:：]\s*|^[一二三四五六七八九十]+\s*[、.．]\s*", re.IGNORECASE)
+_NUMBER_ONLY = re.compile(r"^(?:\d+(?:\.\d+)*|[一二三四五六七八九十]+)\s*[.、．:：)·]")
 _SYMBOLS = re.compile(r"^[^\w#]+", re.UNICODE)  # "📑 本章目录": the emoji
 _NOT_QUESTIONS = re.compile(
     r"^(?:本章|本节|本文|全文)?(?:table of contents|contents|toc|目录|references?|参考(?:资料|文献|链接)?|"
@@ -51,8 +52,9 @@ _ONLY_LINKS = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:!?\[[^\]]*\]\([^)]*\)\s*[
 def question_title(text: str) -> str:
     """A heading's text as a question: numbering and bold markers taken off."""
     text = re.sub(r"^(?:\*\*|__)(.*)(?:\*\*|__)$", r"\1", text.strip())
-    text = re.sub(r"(?<=[?？])[^\w?？()（）]+$", "", text)  # "What is X? 👶": the marks go
-    return _NUMBERING.sub("", text, count=1).strip()
+    text = _NUMBERING.sub("", text, count=1).strip()
+    text = re.sub(r"^(?:\*\*|__)(.*)(?:\*\*|__)$", r"\1", text)  # "1.1 **What is X?**"
+    return re.sub(r"(?<=[?？])[^\w?？()（）]+$", "", text).strip()  # "What is X? 👶"
 
 
 def _is_bold_question(line: str) -> str | None:
@@ -102,13 +104,21 @@ def read_headings(text: str, path: Path, reading: Reading) -> None:
             _bold_questions(lines, idx + 1, body_end, path, reading, tags + (name,))
             section.append((level, name))
             continue
-        if child is not None and not looks:
+        if child is not None and (not looks or _numbered_section(title, marks, n, end)):
             section.append((level, name))
             continue
         _add(lines[idx + 1:end], name, idx + 1, path, reading, tags)
         inside_until = end
     if len(reading.found) == found_before:
         _bold_questions(lines, start, len(lines), path, reading, base_tags)
+
+
+def _numbered_section(title: str, marks: list[tuple[int, int, str]], n: int, end: int) -> bool:
+    """``## 2. 训练`` over ``### 2.1 如何微调？``: a heading that looks like a question only by
+    its number, over headings that look like questions, is a section."""
+    if not _NUMBER_ONLY.match(title) or _QUESTION_LOOK.search(_NUMBERING.sub("", title, 1)):
+        return False
+    return any(_QUESTION_LOOK.search(t) for i, _, t in marks[n + 1:] if i < end)
 
 
 def close_open_fence(lines: list[str], path: Path, reading: Reading) -> list[str]:
