@@ -474,3 +474,15 @@ def test_mutated_files_import_or_fail_in_one_line_and_read_back(tmp_path: Path) 
         assert [(q.id, q.text, q.answer) for q in again.questions] == \
             [(q.id, q.text, q.answer) for q in result.bank.questions]
         assert not any("\x1b" in line or "\n" in line for line in result.summary())
+
+
+def test_a_section_that_is_mostly_links_is_skipped(tmp_path: Path) -> None:
+    src = tmp_path / "q.md"
+    src.write_text("# Links\n\n## What is ZeRO?\n\nIt shards optimizer states.\n\n"
+                   "## Questions and answers\n\n"
+                   "* [Some collection](https://example.com/a) - 100 questions with answers\n"
+                   "* [Another](https://example.com/b) by someone\n"
+                   "* See also [this](https://example.com/c)\n", encoding="utf-8")
+    result = import_source(src)
+    assert [q.text for q in result.bank.questions] == ["What is ZeRO?"]
+    assert [s.why for s in result.skipped] == ["no answer, only links"]

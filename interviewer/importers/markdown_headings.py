@@ -46,6 +46,7 @@ _NOT_QUESTIONS = re.compile(
     r"^(?:本章|本节|本文|全文)?(?:table of contents|contents|toc|目录|references?|参考(?:资料|文献|链接)?|"
     r"links?|resources|further reading|license|许可|致谢|acknowledge?ments?|contributing|"
     r"贡献|updates?|changelog|更新日志|前言|说明|intro(?:duction)?)$", re.IGNORECASE)
+_LINK = re.compile(r"(?<!!)\[[^\]]*\]\([^)]*\)")
 _ONLY_LINKS = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:!?\[[^\]]*\]\([^)]*\)\s*[,，、]?\s*)+$")
 
 
@@ -90,12 +91,12 @@ def read_headings(text: str, path: Path, reading: Reading) -> None:
         body_end = child[0] if child else end
         section = [s for s in section if s[0] < level]
         name = question_title(title)
+        if level == 1 and len(h1) == 1:  # the title of the file
+            _bold_questions(lines, idx + 1, body_end, path, reading, base_tags)
+            continue
         if _NOT_QUESTIONS.match(_SYMBOLS.sub("", name).rstrip(":：")):
             reading.skip(path, idx + 1, f"section '{name[:40]}' is not a question")
             inside_until = end
-            continue
-        if level == 1 and len(h1) == 1:
-            _bold_questions(lines, idx + 1, body_end, path, reading, base_tags)
             continue
         tags = base_tags + tuple(t for _, t in section)
         looks = bool(_QUESTION_LOOK.search(title))
@@ -107,7 +108,7 @@ def read_headings(text: str, path: Path, reading: Reading) -> None:
         if child is not None and (not looks or _numbered_section(title, marks, n, end)):
             section.append((level, name))
             continue
-        _add(lines[idx + 1:end], name, idx + 1, path, reading, tags)
+        _add(lines[idx + 1:end], name, idx + 1, path, reading, tags, looks)
         inside_until = end
     if len(reading.found) == found_before:
         _bold_questions(lines, start, len(lines), path, reading, base_tags)
@@ -164,7 +165,7 @@ def _bold_questions(lines: list[str], start: int, end: int, path: Path, reading:
 
 
 def _add(body: list[str], title: str, line: int, path: Path, reading: Reading,
-         tags: tuple[str, ...]) -> None:
+         tags: tuple[str, ...], looks: bool = True) -> None:
     parts = split_parts(body)
     detail: list[str] = []
     if "answer" in parts.labelled:
@@ -177,7 +178,10 @@ def _add(body: list[str], title: str, line: int, path: Path, reading: Reading,
             answer_lines += [f"### {name}", *other]
     question = "\n".join([title, *parts.question, *detail]).strip()
     answer = "\n".join(answer_lines).strip()
-    if answer and all(_ONLY_LINKS.match(x) or not x.strip() for x in answer.split("\n")):
+    text_lines = [x for x in answer.split("\n") if x.strip()]
+    links = sum(bool(_LINK.search(x)) for x in text_lines)  # images are content, links not
+    if text_lines and (all(_ONLY_LINKS.match(x) for x in text_lines) or not looks
+                       and links * 2 >= len(text_lines)):
         reading.skip(path, line, "no answer, only links")
         return
     if not answer:
