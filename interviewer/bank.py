@@ -205,13 +205,34 @@ def _parse_question(block: list[tuple[int, str]], path: Path | None) -> Question
         raise BankError(f"question '{qid}' has no text", path=path, line=line_no)
     if answer_at is None:
         raise BankError(f"question '{qid}' has no '### Answer' section", path=path, line=line_no)
-    answer = "\n".join(line for _, line in block[answer_at + 1:]).strip("\n")
-    answer = "\n".join(line.rstrip() for line in answer.split("\n")).strip()
+    answer = trim_lines("\n".join(line for _, line in block[answer_at + 1:]))
     if not answer:
         raise BankError(f"question '{qid}' has an empty answer", path=path,
                         line=block[answer_at][0])
     return Question(id=qid, text=text, answer=answer, tags=tags, difficulty=difficulty,
                     line=line_no)
+
+
+def trim_lines(text: str) -> str:
+    """``text`` without trailing spaces and leading or trailing blank lines; the first
+    line keeps its indent (an indented ``## x`` is text, unindented it is a heading)."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def close_fences(answer: str) -> str:
+    """``answer`` with a code fence left open closed at its end, so that it cannot swallow
+    the questions after it when the bank is written and read back."""
+    opener = None
+    for line in answer.split("\n"):
+        m = _FENCE.match(line)
+        if m:
+            opener = None if opener else m.group(1)
+    return f"{answer}\n{opener}" if opener else answer
 
 
 # ---------------------------------------------------------------- writing
@@ -269,7 +290,7 @@ def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None
         if m:
             raw.append((n, m.group(1).strip(), []))
         elif raw:
-            if _QUESTION_HEADING.match(line) or _ANSWER_HEADING.match(line.strip()):
+            if _QUESTION_HEADING.match(line) or _ANSWER_HEADING.match(line):
                 raise BankError("answer line looks like a Markdown heading; indent it or "
                                 "remove the leading '#'", path=path, line=n)
             raw[-1][2].append(line.rstrip())
@@ -283,7 +304,7 @@ def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None
     for index, (n, qtext, answer_lines) in enumerate(raw, start=1):
         if not qtext:
             raise BankError("question text is empty after 'Q:'", path=path, line=n)
-        answer = "\n".join(answer_lines).strip()
+        answer = close_fences(trim_lines("\n".join(answer_lines)))
         if not answer:
             raise BankError(f"question '{qtext[:30]}' has no answer lines", path=path, line=n)
         questions.append(Question(id=f"q{index:0{width}d}", text=qtext, answer=answer, line=n))

@@ -10,15 +10,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from interviewer import __version__
-from interviewer.bank import BankCatalog, import_plaintext, load_bank, read_text, render_bank
+from interviewer.bank import BankCatalog, load_bank, read_text, render_bank
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
 from interviewer.outpath import check_writable
 from interviewer.terminal import SafeStream, for_terminal
+from interviewer.importers.detect import FORMATS as IMPORT_FORMATS
 from interviewer.paths import rubric_path_for
 
 EXIT_USAGE = 2
@@ -63,13 +65,27 @@ def build_parser() -> argparse.ArgumentParser:
     bank_sub.add_parser("list", help="list the banks the app can see")
     val = bank_sub.add_parser("validate", help="check bank files (all known banks by default)")
     val.add_argument("paths", nargs="*", type=Path)
-    imp = bank_sub.add_parser("import", help="convert a plain-text 'Q: …' file into a bank")
+    imp = bank_sub.add_parser("import", help="convert Markdown, a folder of Markdown, CSV/TSV, "
+                              "JSON/JSONL, an Anki export or .apkg, or 'Q: …' text into a bank")
     imp.add_argument("path", type=Path)
+    imp.add_argument("--format", choices=IMPORT_FORMATS, help="the source's format "
+                     "(default: detected from the name and content)")
+    imp.add_argument("--columns", help="which CSV/JSON field holds what, e.g. "
+                     "question=题干,answer=解析 (roles: question, answer, tags, id, difficulty, "
+                     "key_points)")
     imp.add_argument("--id", dest="bank_id")
     imp.add_argument("--title")
     imp.add_argument("--language", choices=["zh", "en"])
     imp.add_argument("-o", "--out", help="output file, or - for stdout (default: bank/<id>.md)")
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
+    exp = bank_sub.add_parser("export", help="write a bank as Markdown or as a text file Anki "
+                              "imports")
+    exp.add_argument("bank", help="bank id or path")
+    exp.add_argument("--format", choices=["markdown", "anki"], default="markdown")
+    exp.add_argument("--missed", action="store_true", help="only questions with points you "
+                     "missed, listed on the card's back (from your practice history)")
+    exp.add_argument("-o", "--out", help="output file, or - for stdout (default: stdout)")
+    exp.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     rub = sub.add_parser("rubric", help="build rubrics of key points from reference answers")
     rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser)
@@ -78,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("-o", "--out", type=Path)
     build.add_argument("--force", action="store_true",
                        help="overwrite hand-edited points whose reference answer changed")
+    build.add_argument("--extracted", action="store_true",
+                       help="write only the extracted points, beside a hand-written rubric "
+                            "(default file: rubrics/<bank>.extracted.yaml)")
     build.add_argument("--llm", action="store_true",
                        help="let the configured LLM propose points; keep those the answer backs")
 
@@ -201,21 +220,60 @@ def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: T
 
 
 def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    bank = import_plaintext(read_text(args.path), path=args.path, bank_id=args.bank_id,
-                            title=args.title, language=args.language)
-    text = render_bank(bank)
+    from interviewer.importers import import_source
+    from interviewer.importers.fields import parse_columns
+    from interviewer.importers.write import write_import
+
+    if args.out and args.out != "-":
+        check_writable(Path(args.out))
+    result = import_source(args.path, args.format, columns=parse_columns(args.columns),
+                           bank_id=args.bank_id, title=args.title, language=args.language)
+    for line in result.summary():
+        err.write(line + "\n")
     if args.out == "-":
+        out.write(render_bank(result.bank))
+        if result.key_points:
+            err.write(f"warning: the key points of {len(result.key_points)} questions are not "
+                      "written to stdout; use -o FILE to keep them as a hand rubric\n")
+        return 0
+    target = Path(args.out) if args.out else Path("bank") / f"{result.bank.id}.md"
+    for line in write_import(result, target, force=args.force):
+        err.write(line + "\n")
+    return 0
+
+
+def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
+                    err: TextIO) -> int:
+    from interviewer.importers.export import to_anki_text, to_markdown
+
+    bank = _catalog(settings, err).resolve(args.bank)
+    if bank.parts:
+        raise InputError(f"'{args.bank}' combines banks; export one bank at a time")
+    target = Path(args.out) if args.out and args.out != "-" else None
+    if target is not None and target.exists() and not args.force:
+        raise InputError("file exists; not overwriting", path=target, hint="use --force")
+    missed = _missed_points(settings, bank) if args.missed else None
+    if missed is not None:
+        bank = replace(bank, questions=tuple(q for q in bank.questions if q.id in missed))
+        if not bank.questions:
+            raise InputError(f"no missed points in bank '{bank.id}' yet",
+                             hint="answer some questions first, or export without --missed")
+    text = to_anki_text(bank, missed) if args.format == "anki" else to_markdown(bank)
+    if target is None:
         out.write(text)
         return 0
-    target = Path(args.out) if args.out else Path("bank") / f"{bank.id}.md"
-    if target.exists() and not target.is_dir() and not args.force:
-        raise InputError("file exists; not overwriting", path=target,
-                         hint="use --force, or -o to write elsewhere")
-    check_writable(target, make_parents=not args.out)
+    check_writable(target)
     target.write_text(text, encoding="utf-8")
-    err.write(f"wrote {target}: bank '{bank.id}', {len(bank.questions)} questions "
-              f"(next: interviewer rubric build {target})\n")
+    err.write(f"wrote {target}: {len(bank.questions)} questions ({args.format})\n")
     return 0
+
+
+def _missed_points(settings: Settings, bank) -> dict[str, list[str]]:
+    from interviewer.importers.export import missed_points
+    from interviewer.rubric import rubric_for_bank
+    from interviewer.store import Store
+
+    return missed_points(Store.open(settings.data_dir), bank, rubric_for_bank(bank).rubric)
 
 
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
@@ -223,6 +281,8 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
     bank = _catalog(settings, err).resolve(args.bank or settings.bank)
     target = check_writable(args.out) if args.out else rubric_path_for(bank.path, bank.id)
+    if args.extracted:
+        return _rubric_build_extracted(bank, target, args, err)
     existing = None
     if target.exists():
         try:
@@ -242,6 +302,28 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
         err.write(f"overwrote hand-edited points of {', '.join(report.overwritten_hand_edits)}\n")
     if report.dropped:
         err.write(f"dropped questions no longer in the bank: {', '.join(report.dropped)}\n")
+    return 0
+
+
+def _rubric_build_extracted(bank, target: Path, args: argparse.Namespace, err: TextIO) -> int:
+    """The extracted points alone, beside a hand-written rubric, never over one."""
+    from interviewer.rubric import HAND, build_rubric, load_rubric, save_rubric
+
+    if not args.out:
+        target = target.with_name(f"{bank.id}.extracted.yaml")
+    if target.exists() and not args.force:
+        try:
+            hand = any(q.source == HAND for q in load_rubric(target).questions)
+        except RubricError:
+            hand = False
+        if hand or args.out:
+            raise RubricError("holds hand-written points; not overwriting" if hand else
+                              "file exists; not overwriting", path=target,
+                              hint="give another file with -o, or use --force")
+    rubric = build_rubric(bank).rubric
+    save_rubric(rubric, target)
+    n_points = sum(len(q.points) for q in rubric.questions)
+    err.write(f"wrote {target}: {len(rubric.questions)} questions, {n_points} extracted points\n")
     return 0
 
 
@@ -728,6 +810,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
                 return cmd_bank_list(settings, out, err)
             if args.bank_command == "validate":
                 return cmd_bank_validate(settings, args.paths, out, err)
+            if args.bank_command == "export":
+                return cmd_bank_export(settings, args, out, err)
             return cmd_bank_import(args, out, err)
         if command == "rubric":
             return cmd_rubric_build(settings, args, err)

@@ -38,6 +38,8 @@ from interviewer.textseg import (
 )
 
 GROUP_SEP = " › "
+HAND = "hand"
+SOURCES = ("extracted", HAND)
 # libyaml's safe loader when present: a rubric loads in milliseconds, not a tenth of a second
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _LABEL_COLON = "：:"
@@ -62,6 +64,8 @@ class QuestionRubric:
     question: str
     source_sha256: str
     points: tuple[Point, ...]
+    # "hand": written by a person (a bank author's key points); "rubric build" keeps it
+    source: str = "extracted"
 
     def point(self, point_id: str) -> Point:
         for p in self.points:
@@ -91,7 +95,7 @@ class Rubric:
 
     def is_hand_edited(self, question_id: str) -> bool:
         q = self.question(question_id)
-        return self.generated.get(question_id) != points_fingerprint(q.points)
+        return q.source == HAND or self.generated.get(question_id) != points_fingerprint(q.points)
 
 
 def sha256_text(text: str) -> str:
@@ -369,6 +373,9 @@ def stale_warnings(rubric: Rubric, bank: Bank) -> list[str]:
 
 _HEADER = ("# Key points per question, extracted by `interviewer rubric build`.\n"
            "# Edit freely: points you edit are kept when the rubric is rebuilt.\n")
+_HAND_HEADER = ("# Key points per question. Questions marked 'source: hand' hold the points their\n"
+                "# author wrote; `interviewer rubric build` keeps them (the points it extracts\n"
+                "# stay available: `interviewer rubric build --extracted`).\n")
 
 
 def rubric_to_data(rubric: Rubric) -> dict:
@@ -379,6 +386,7 @@ def rubric_to_data(rubric: Rubric) -> dict:
                 "id": q.id,
                 "question": q.question,
                 "source_sha256": q.source_sha256,
+                **({"source": q.source} if q.source != "extracted" else {}),
                 "points": [
                     {"id": p.id, "text": p.text, "group": p.group, "weight": p.weight,
                      "keywords": list(p.keywords)}
@@ -393,7 +401,8 @@ def rubric_to_data(rubric: Rubric) -> dict:
 
 def save_rubric(rubric: Rubric, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = _HEADER + yaml.safe_dump(rubric_to_data(rubric), allow_unicode=True, sort_keys=False,
+    header = _HAND_HEADER if any(q.source == HAND for q in rubric.questions) else _HEADER
+    text = header + yaml.safe_dump(rubric_to_data(rubric), allow_unicode=True, sort_keys=False,
                                     width=100)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
@@ -460,9 +469,12 @@ def rubric_from_data(data: object, path: Path | None = None) -> Rubric:
                                 weight=float(weight), keywords=tuple(keywords)))
         if sum(p.weight for p in points) <= 0:
             raise fail(f"{where} ({rq['id']}): the point weights add up to 0")
+        source = rq.get("source", "extracted")
+        if source not in SOURCES:
+            raise fail(f"{where} ({rq['id']}): 'source' must be one of {', '.join(SOURCES)}")
         questions.append(QuestionRubric(id=rq["id"], question=str(rq.get("question") or ""),
                                         source_sha256=str(rq.get("source_sha256") or ""),
-                                        points=tuple(points)))
+                                        points=tuple(points), source=source))
     generated = data.get("generated") or {}
     if not isinstance(generated, dict):
         generated = {}

@@ -10,7 +10,9 @@ from pathlib import Path
 from conftest import ROOT
 
 CORE = ["interviewer." + p.stem for p in (ROOT / "interviewer").glob("*.py")
-        if p.stem not in ("__init__", "__main__", "cli")]
+        if p.stem not in ("__init__", "__main__", "cli")] + \
+    ["interviewer.importers" + ("" if p.stem == "__init__" else "." + p.stem)
+     for p in (ROOT / "interviewer" / "importers").glob("*.py")]
 
 
 def _run(code: str) -> str:

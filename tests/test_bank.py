@@ -173,3 +173,29 @@ def test_a_path_with_a_plus_in_it_is_a_path(tmp_path: Path) -> None:
     assert catalog.resolve(str(tmp_path / "c++.md")).id == "llm-systems-en"
     with pytest.raises(BankError, match="file not found"):
         catalog.resolve(str(tmp_path / "missing+bank.md"))
+
+
+def test_import_with_an_unclosed_code_fence_keeps_the_next_question() -> None:
+    text = "T\nQ: one?\n```python\nx = 1\nQ: two?\nanswer two\n"
+    bank = import_plaintext(text)
+    again = parse_bank(render_bank(bank))
+    assert [q.text for q in again.questions] == [q.text for q in bank.questions] == \
+        ["one?", "two?"]
+    assert [q.answer for q in again.questions] == [q.answer for q in bank.questions]
+
+
+def test_an_indented_heading_line_keeps_its_indent_through_import_and_rereading() -> None:
+    # the importer's own error says to indent a line that looks like a heading
+    text = "T\nQ: one?\n  ## not a heading\nmore\nQ: two?\nanswer\n"
+    bank = import_plaintext(text)
+    assert bank.questions[0].answer == "  ## not a heading\nmore"
+    again = parse_bank(render_bank(bank))
+    assert [(q.text, q.answer) for q in again.questions] == \
+        [(q.text, q.answer) for q in bank.questions]
+    third = parse_bank(render_bank(again))
+    assert len(third.questions) == 2 and third.questions[0].answer.startswith("  ## ")
+
+
+def test_an_indented_answer_heading_line_is_accepted_as_the_error_suggests() -> None:
+    bank = import_plaintext("T\nQ: one?\n  ### Answer\nx\n")
+    assert bank.questions[0].answer == "  ### Answer\nx"

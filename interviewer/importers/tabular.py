@@ -1,0 +1,47 @@
+"""CSV and TSV with a header row: one question per row."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from interviewer.errors import BankError
+from interviewer.importers.fields import found_from, map_fields
+from interviewer.importers.result import Reading
+
+csv.field_size_limit(1 << 24)
+
+
+def read_table(text: str, path: Path, reading: Reading, *, delimiter: str,
+               columns: dict[str, str]) -> None:
+    first = text.split("\n", 1)[0]
+    if delimiter not in first:
+        # spreadsheets in many locales separate with ';'; a tab may come in a .csv too
+        delimiter = next((d for d in (";", "\t", "|") if d in first), delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise BankError("file is empty", path=path) from None
+    except csv.Error as exc:
+        raise BankError(f"header is not valid CSV: {exc}", path=path, line=1) from None
+    names = [h.strip() for h in header]
+    mapping = map_fields(names, columns, path, reading)
+    start = reader.line_num + 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            reading.skip(path, start, f"row is not valid CSV: {exc}")
+            break
+        line, start = start, reader.line_num + 1
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(names):
+            reading.skip(path, line, f"{len(row)} cells but {len(names)} columns "
+                                     "(a field with the separator needs quotes)")
+            continue
+        found_from(dict(zip(names, row)), mapping, path, line, reading)
