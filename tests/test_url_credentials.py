@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from interviewer.models import server_identity
+
 from cli_run import run_cli
 from conftest import ROOT
 from llm_server import ChatServer, Reply
@@ -46,17 +48,17 @@ def test_served_embeddings_use_the_credentials_but_never_name_them(
         monkeypatch.setenv("INTERVIEWER_EMBEDDING_BASE_URL", _with_userinfo(server.base_url))
         code, stdout, err = run_cli("grade", "--rubric", "ai-infra-zh", "--answers", str(answers),
                                     "--out", str(out), "--report", str(report),
-                                    "--model", "openai:bge-m3")
+                                    "--model", "openai:bge-m3", "--uncalibrated")
         sent = [r["headers"].get("authorization") for r in server.requests]
         url = server.base_url
         server.embedding_status = 500
         code_failed, _, err_failed = run_cli(
             "grade", "--bank", "ai-infra-zh", "--question", "q07", "--answer-file",
-            str(_text(tmp_path, "一个新的答案，缓存里没有。")), "--model", "openai:other")
+            str(_text(tmp_path, "一个新的答案，缓存里没有。")), "--model", "openai:other", "--uncalibrated")
     assert code == 0, err
     assert sent and all(h == BASIC for h in sent)  # the server still gets the credentials
     row = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert row["model_id"] == f"bge-m3@{url}"
+    assert row["model_id"] == f"bge-m3@{server_identity(url)}"
     assert SECRET not in out.read_text(encoding="utf-8") + report.read_text(encoding="utf-8")
     assert SECRET.encode() not in _all_bytes(isolated_home)  # the embedding cache
     assert code_failed == 2 and "failed (500)" in err_failed and SECRET not in err_failed
