@@ -154,6 +154,23 @@ class Interview:
         return [MissedPoint(qid, text, n, probed[(qid, text)])
                 for (qid, text), n in counts.most_common(limit)]
 
+    def next_index(self) -> int | None:
+        """The attempt to ask next: the first question of the plan not yet answered or skipped.
+
+        Retakes are appended after the plan's questions, so the position in the plan is not
+        the position in ``attempts``: after a retake the interview goes on where it was.
+        """
+        for i, attempt in enumerate(self.attempts):
+            if attempt.retry_of is None and not attempt.done:
+                return i
+        return None
+
+    def number(self, attempt_index: int) -> int:
+        """The 1-based place in the plan of the question attempt ``attempt_index`` asks."""
+        qid = self.attempts[attempt_index].question.id
+        ids = [q.id for q in self.plan.questions]
+        return ids.index(qid) + 1 if qid in ids else min(attempt_index, len(ids) - 1) + 1
+
     def retry(self, attempt_index: int) -> int:
         """Append a new attempt at the same question; returns its index."""
         source = self.attempts[attempt_index]

@@ -518,3 +518,22 @@ async def test_a_summary_of_skipped_questions_does_not_praise(settings) -> None:
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         missed = str(app.screen.query_one("#missed", Static).content)
         assert "every question was skipped" in missed and "Well done" not in missed
+
+
+async def test_a_retake_mid_interview_goes_back_to_the_plan(settings, zh_bank) -> None:
+    app = build(settings, n=3)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "KV Cache。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: asking(app))
+        assert str(app.screen.query_one("#progress", Static).content) == "Question 1 of 3 · retake"
+        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app))
+        assert str(app.screen.query_one("#progress", Static).content) == "Question 2 of 3"
+        assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[1].text

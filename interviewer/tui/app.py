@@ -393,11 +393,10 @@ class InterviewApp(App[int]):
 
     def next_question(self) -> None:
         assert self.interview is not None
-        nxt = self.interview.index + 1
+        nxt = self.interview.next_index()
         if self.total is not None and self.total.expired:
             self.finish()
-        elif nxt < len(self.interview.plan.questions) and nxt < len(self.interview.attempts) \
-                and self.interview.attempts[nxt].retry_of is None:
+        elif nxt is not None:
             self.interview.index = nxt
             self._ask(nxt)
         else:

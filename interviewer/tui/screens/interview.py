@@ -178,7 +178,7 @@ class InterviewScreen(Screen):
         self.index = index
         attempt = self.attempt
         total = len(self.interview.plan.questions)
-        number = min(index, total - 1) + 1
+        number = self.interview.number(index)
         retake = " · retake" if attempt.retry_of is not None else ""
         self.query_one("#progress", Static).update(f"Question {number} of {total}{retake}")
         self.query_one("#question-text", Static).update(attempt.question.text)
