@@ -537,3 +537,18 @@ async def test_a_retake_mid_interview_goes_back_to_the_plan(settings, zh_bank) -
         await wait_for(pilot, lambda: asking(app))
         assert str(app.screen.query_one("#progress", Static).content) == "Question 2 of 3"
         assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[1].text
+
+
+async def test_the_saved_label_shows_only_while_the_text_on_screen_is_saved(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        label = app.screen.query_one("#save-status", Static)
+        await type_answer(pilot, "第一句。")
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "第一句。", timeout=5)
+        assert str(label.content) == "✓ draft saved"
+        await type_answer(pilot, "第二句")
+        assert stored_answer(app, 0) == "第一句。"
+        assert str(label.content) != "✓ draft saved"
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "第一句。第二句", timeout=5)
+        assert str(label.content) == "✓ draft saved"

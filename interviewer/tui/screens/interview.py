@@ -190,6 +190,7 @@ class InterviewScreen(Screen):
         self.query_one("#paused").display = False
         self.waiting = self.paused = False
         self._warned = set()
+        self.query_one("#save-status", Static).update("")
         # a resumed attempt keeps the time it had already used
         self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
                                    used_before=attempt.time_used).start()
@@ -289,6 +290,7 @@ class InterviewScreen(Screen):
         # of the first unsaved keystroke (a throttle, not a debounce: steady typing saves too)
         self.attempt.answer = event.text_area.text
         self._update_count()
+        self.query_one("#save-status", Static).update("")  # what is shown is not saved yet
         if self._save_timer is None:
             self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
 
