@@ -552,3 +552,18 @@ async def test_the_saved_label_shows_only_while_the_text_on_screen_is_saved(sett
         assert str(label.content) != "✓ draft saved"
         await wait_for(pilot, lambda: stored_answer(app, 0) == "第一句。第二句", timeout=5)
         assert str(label.content) == "✓ draft saved"
+
+
+async def test_the_time_used_reaches_disk_while_idle(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await type_answer(pilot, "答了一半")
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "答了一半", timeout=5)
+        clock.advance(30)  # no key pressed after this
+
+        def stored_time() -> float:
+            return app.store.session(app.recorder.session_id).attempts[0].time_used
+
+        await wait_for(pilot, lambda: stored_time() >= 30, timeout=5)

@@ -34,6 +34,7 @@ _MODEL_STATUS = {
 }
 DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
+TIME_SAVE_EVERY = 1.0  # the time used reaches disk this often while the clock runs
 MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
 STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
 HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning"}
@@ -169,6 +170,7 @@ class InterviewScreen(Screen):
     def on_mount(self) -> None:
         self.watch(self.app, "model_status", self._show_model_status)
         self.set_interval(TICK, self.tick)
+        self.set_interval(TIME_SAVE_EVERY, self._save_time)
         self.show_question(self.index)
 
     # ------------------------------------------------------------ panels
@@ -308,6 +310,12 @@ class InterviewScreen(Screen):
             status.update("✓ draft saved")
         else:
             status.update("⚠ not saved")
+
+    def _save_time(self) -> None:
+        """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
+        if self.mode == "question" and not self.waiting and \
+                self.countdown.elapsed() - self.attempt.time_used >= TIME_SAVE_EVERY:
+            self.save_now()
 
     # ------------------------------------------------------------ question actions
 
