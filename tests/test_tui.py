@@ -567,3 +567,21 @@ async def test_the_time_used_reaches_disk_while_idle(settings) -> None:
             return app.store.session(app.recorder.session_id).attempts[0].time_used
 
         await wait_for(pilot, lambda: stored_time() >= 30, timeout=5)
+
+
+async def test_a_resumed_draft_takes_new_typing_at_its_end(settings) -> None:
+    first = build(settings, n=2)
+    async with first.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(first))
+        await type_answer(pilot, "第一行\n没写完的答案")
+        first.screen.save_now()
+        first.recorder.close()
+    first.store.close()
+    second = build(settings, plan=False)
+    async with second.run_test() as pilot:
+        await wait_for(pilot, lambda: on(second, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: asking(second, 0))
+        await pilot.press("x")
+        assert second.screen.query_one(TextArea).text == "第一行\n没写完的答案x"
+    second.recorder.close()

@@ -186,6 +186,7 @@ class InterviewScreen(Screen):
         self.query_one("#question-text", Static).update(attempt.question.text)
         answer = self.query_one("#answer", TextArea)
         answer.load_text(attempt.answer)
+        answer.move_cursor(answer.document.end)  # a restored draft goes on where it stopped
         answer.read_only = False
         answer.display = True
         self.query_one("#waiting").display = False
