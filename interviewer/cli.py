@@ -597,6 +597,7 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
 
 def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     from interviewer.history import missed_points, trend
+    from interviewer.scoring import format_score
     from interviewer.store import Store
 
     store = Store.open(settings.data_dir)
@@ -614,7 +615,7 @@ def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO) -> in
             out.write(f"  {bank_id:<20} {series}\n")
         return 0
     for row in rows:
-        score = f"{row.score:4.0%}" if row.score is not None else "   —"
+        score = f"{format_score(row.score):>4}"
         answered = sum(1 for a in row.attempts if a.score is not None)
         out.write(f"{row.id}  {row.started_at[:16].replace('T', ' ')}  {score}  "
                   f"{answered}/{len(row.attempts)} graded  {row.status:<9}  {row.bank_id}\n")

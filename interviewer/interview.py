@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from interviewer.bank import Question
 from interviewer.grades import CREDIT, Grade
 from interviewer.rubric import Rubric
+from interviewer.scoring import session_score
 from interviewer.session import InterviewPlan
 
 
@@ -127,9 +128,10 @@ class Interview:
             latest[attempt.question.id] = attempt
         return list(latest.values())
 
-    def overall_score(self) -> float:
-        finals = self.final_attempts()
-        return sum(a.score for a in finals) / len(finals) if finals else 0.0
+    def overall_score(self) -> float | None:
+        """The session's score (:mod:`interviewer.scoring`), None when nothing was graded."""
+        return session_score((a.question.id, a.grade.score if a.grade else None, a.skipped)
+                             for a in self.attempts)
 
     def total_time(self) -> float:
         return sum(a.time_used for a in self.attempts)

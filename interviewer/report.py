@@ -15,6 +15,8 @@ from pathlib import Path
 
 from interviewer.errors import InputError
 from interviewer.interview import Interview
+from interviewer.scoring import RULE as SCORE_RULE
+from interviewer.scoring import format_score
 from interviewer.timer import format_clock
 
 SCHEMA = "interviewer.report/1"
@@ -50,6 +52,10 @@ def study_list(interview: Interview, limit: int = 8) -> list[dict]:
     return [{"question_id": q, "point": t, "weight": w} for (q, t), w in ranked]
 
 
+def _rounded(score: float | None) -> float | None:
+    return None if score is None else round(score, 4)
+
+
 def to_data(interview: Interview, meta: ReportMeta) -> dict:
     """The report as plain data: the JSON format, and what the other formats render."""
     questions = []
@@ -81,7 +87,7 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
                     "bank": {"id": interview.bank.id, "title": interview.bank.title},
                     "duration_s": round(interview.total_time(), 1),
                     "models": {"embedding": meta.model_id, "llm": dict(meta.llm) or None}},
-        "overall_score": round(interview.overall_score(), 4),
+        "overall_score": _rounded(interview.overall_score()),
         "mastery": {(k or "bank"): round(v, 4) for k, v in meta.mastery.items()} or None,
         "questions": questions,
         "study": study_list(interview),
@@ -117,7 +123,7 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
     s = d["session"]
     lines = [f"# Mock interview: {_md(s['bank']['title'])}", ""]
     lines += [f"- {label}: {_md(value)}" for label, value in _meta_items(interview, meta, d)]
-    lines += [f"- Overall score: {d['overall_score']:.0%}"]
+    lines += [f"- Overall score: {format_score(d['overall_score'])} ({SCORE_RULE})"]
     if d["mastery"]:
         lines.append("- Mastery (points whose last two reviews were covered): "
                      + ", ".join(f"{_md(k)} {v:.0%}" for k, v in d["mastery"].items()))
@@ -213,8 +219,10 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
         out.append("<li>Mastery: " + _e(", ".join(f"{k} {v:.0%}" for k, v in d["mastery"].items()))
                    + "</li>")
     pct = d["overall_score"]
-    out += ["</ul>", f'<p class="overall">Overall score: {pct:.0%}'
-            f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span></p>']
+    bar = ("" if pct is None else
+           f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span>')
+    out += ["</ul>", f'<p class="overall">Overall score: {format_score(pct)}{bar}</p>',
+            f'<p class="rule">{_e(SCORE_RULE.capitalize())}.</p>']
     for q in d["questions"]:
         retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
         out.append(f'<section class="q"><h2>{q["number"]}. {_e(q["question"])}{_e(retake)}</h2>')

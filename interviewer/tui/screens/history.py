@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from interviewer.history import missed_points, trend
+from interviewer.scoring import format_score
 from interviewer.store import SessionRow
 
 
@@ -56,7 +57,7 @@ class HistoryScreen(Screen):
         table = self.query_one(DataTable)
         table.add_columns("Date (UTC)", "Bank", "Score", "Graded", "Status")
         for row in self.rows:
-            score = f"{row.score:.0%}" if row.score is not None else "—"
+            score = format_score(row.score)
             graded = sum(1 for a in row.attempts if a.score is not None)
             table.add_row(row.started_at[:16].replace("T", " "), Content(row.bank_id), score,
                           f"{graded}/{len(row.attempts)}", row.status)

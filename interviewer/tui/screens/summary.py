@@ -11,6 +11,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from interviewer.scoring import RULE as SCORE_RULE
+from interviewer.scoring import format_score
 from interviewer.timer import format_clock
 from interviewer.tui.widgets import score_bar
 
@@ -34,10 +36,12 @@ class SummaryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         total = self.interview.overall_score()
+        bar = f"  {score_bar(total)}" if total is not None else ""
         yield Header()
-        yield Static(f"Interview complete · overall {total:.0%}  {score_bar(total)}  · "
+        yield Static(f"Interview complete · overall {format_score(total)}{bar}  · "
                      f"time {format_clock(self.interview.total_time())}", id="score",
                      markup=False)
+        yield Static(f"Overall: {SCORE_RULE}.", id="score-rule", markup=False)
         with VerticalScroll(id="summary"):
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
             yield Static("Points missed most", id="missed-title")
