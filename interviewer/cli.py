@@ -415,6 +415,14 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     return 0
 
 
+def _need_terminal() -> None:
+    """The interview is interactive: without a terminal it would wait for keys for ever."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise InputError("the interview needs a terminal (stdin and stdout are not one)",
+                         hint="run it in a terminal; 'interviewer grade' grades answers "
+                              "from files")
+
+
 def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """The TUI: straight into the interview when the command line says enough, else setup."""
     from interviewer.session import SetupChoices, load_choices, make_plan
@@ -436,6 +444,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                                time_limit=settings.time_limit, total_limit=None,
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
+    _need_terminal()
     from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
@@ -554,16 +563,22 @@ def cmd_resume(settings: Settings, args: argparse.Namespace) -> int:
     return cmd_run(settings, args)
 
 
-def _session_or_latest(store, session_id: str | None):
+def _session_or_latest(store, session_id: str | None, err: TextIO):
+    """The session asked for, else the latest one with an answer in it (saying which)."""
     if session_id:
         row = store.session(session_id)
         if row is None:
             raise InputError(f"no session '{session_id}'", hint="'interviewer history' lists them")
         return row
-    rows = store.sessions(limit=1)
+    rows = store.sessions()
     if not rows:
         raise InputError("no sessions yet", hint="run an interview first")
-    return rows[0]
+    answered = [r for r in rows if any(a.answer.strip() or a.grade for a in r.attempts)]
+    row = answered[0] if answered else rows[0]
+    which = "the latest session with an answer" if answered else "the latest session (no answers)"
+    err.write(f"report of session {row.id}, started {row.started_at[:16].replace('T', ' ')} "
+              f"UTC: {which}\n")
+    return row
 
 
 def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -571,8 +586,11 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     from interviewer.report import ReportMeta, format_for, render
     from interviewer.store import Store
 
+    if args.out is not None and not args.out.parent.is_dir():
+        raise InputError("no such directory", path=args.out.parent,
+                         hint="create it first, or give -o a path in an existing directory")
     store = Store.open(settings.data_dir)
-    row = _session_or_latest(store, args.session)
+    row = _session_or_latest(store, args.session, err)
     interview = interview_from_session(row, _catalog(settings))
     fmt = args.format or (format_for(args.out) if args.out else "md")
     shares: dict[str, float] = {}
@@ -587,7 +605,6 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
         out.write(text)
         return 0
     try:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write the report: {exc.strerror}", path=args.out) from None
