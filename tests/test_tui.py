@@ -171,6 +171,14 @@ async def test_skip_moves_on_and_keeps_the_draft(settings) -> None:
         await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "半截答案")
         await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))  # a typed answer: ask first
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app, 0))
+        assert app.screen.query_one(TextArea).text == "半截答案"
+        assert not app.interview.attempts[0].skipped
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))
+        await pilot.press("y")
         await wait_for(pilot, lambda: asking(app, 1))
         assert app.interview.attempts[0].skipped
         assert app.interview.attempts[0].answer == "半截答案"
@@ -585,3 +593,12 @@ async def test_a_resumed_draft_takes_new_typing_at_its_end(settings) -> None:
         await pilot.press("x")
         assert second.screen.query_one(TextArea).text == "第一行\n没写完的答案x"
     second.recorder.close()
+
+
+async def test_skipping_an_empty_answer_does_not_ask(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: asking(app, 1))
+        assert app.interview.attempts[0].skipped

@@ -382,6 +382,24 @@ class InterviewScreen(Screen):
     def _skip(self) -> None:
         if self.waiting or self.mode != "question":
             return
+        self.save_now()
+        if not self.query_one("#answer", TextArea).text.strip():
+            self._skip_now()
+            return
+        from interviewer.tui.screens.confirm import ConfirmScreen
+
+        def decide(skip: bool | None) -> None:
+            if skip:
+                self._skip_now()
+            else:
+                self.query_one("#answer", TextArea).focus()
+
+        self.app.push_screen(ConfirmScreen("Skip this question? What you typed is kept, "
+                                           "but not graded."), decide)
+
+    def _skip_now(self) -> None:
+        if self.waiting or self.mode != "question":
+            return
         self._stop_clocks()
         self.save_now()
         self.app_.skip_question(self.index)
