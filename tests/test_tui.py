@@ -602,3 +602,26 @@ async def test_skipping_an_empty_answer_does_not_ask(settings) -> None:
         await pilot.press("f3")
         await wait_for(pilot, lambda: asking(app, 1))
         assert app.interview.attempts[0].skipped
+
+
+def notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_one_minute_question_does_not_start_with_a_one_minute_warning(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, time_limit=60, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app, 0))
+        clock.advance(1)
+        app.screen.tick()
+        await pilot.press("f3")  # nothing typed: skips at once
+        await wait_for(pilot, lambda: asking(app, 1))
+        clock.advance(1)
+        app.screen.tick()
+        await pilot.pause()
+        assert "1 minute left" not in notices(app)
+        clock.advance(50)
+        app.screen.tick()
+        await wait_for(pilot, lambda: "10 seconds left" in notices(app))
+        assert "1 minute left" not in notices(app)

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
 from interviewer.practice import RetakeDiff, retake_diff
-from interviewer.timer import Clock, Countdown
+from interviewer.timer import Clock, Countdown, marks_crossed
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ QUESTION_ACTIONS = {"submit", "pause", "skip"}
 FOLLOWUP_ACTIONS = {"submit", "skip"}
 FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
 FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
+WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
 def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Content:
@@ -115,7 +116,7 @@ class InterviewScreen(Screen):
         self.paused = False
         self.numbers = False
         self.followup_countdown: Countdown | None = None
-        self._warned: set[float] = set()
+        self._last_remaining: float | None = None
         self._save_timer = None
 
     @property
@@ -192,7 +193,6 @@ class InterviewScreen(Screen):
         self.query_one("#waiting").display = False
         self.query_one("#paused").display = False
         self.waiting = self.paused = False
-        self._warned = set()
         self.query_one("#save-status", Static).update("")
         # a resumed attempt keeps the time it had already used
         self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
@@ -203,6 +203,7 @@ class InterviewScreen(Screen):
         self.mode = "question"
         self.query_one(ContentSwitcher).current = "question-panel"
         answer.focus()
+        self._last_remaining = self._remaining()  # warn only at marks crossed from here
         self.tick()
 
     def show_feedback(self, index: int) -> None:
@@ -254,21 +255,26 @@ class InterviewScreen(Screen):
             return
         if self.mode != "question":
             return
-        remaining = self.countdown.remaining()
-        total = self.app_.total
-        if total is not None and (remaining is None or total.remaining() < remaining):
-            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        remaining = self._remaining()
         self.query_one(CountdownLabel).show(remaining, self.countdown.elapsed(), self.paused)
         if remaining is None or self.waiting:
             return
-        for mark, text in ((WARN_AT, "1 minute left"), (CRITICAL_AT, "10 seconds left")):
-            if remaining <= mark and mark not in self._warned and remaining > 0:
-                self._warned.add(mark)
-                self.notify(text, severity="warning" if mark == WARN_AT else "error", timeout=4)
+        if remaining > 0:
+            for mark in marks_crossed((WARN_AT, CRITICAL_AT), self._last_remaining, remaining):
+                self.notify(WARNINGS[mark], severity="warning" if mark == WARN_AT else "error",
+                            timeout=4)
+        self._last_remaining = remaining
         if remaining <= 0:
             self.attempt.auto_submitted = True
             self.notify("Time is up: your answer was submitted as it stands.", timeout=6)
             self._submit(allow_empty=True)
+
+    def _remaining(self) -> float | None:
+        remaining = self.countdown.remaining()
+        total = self.app_.total
+        if total is not None and (remaining is None or total.remaining() < remaining):
+            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        return remaining
 
     def _show_model_status(self, status: str) -> None:
         self.query_one("#model-status", Static).update(_MODEL_STATUS.get(status, status))
@@ -439,7 +445,6 @@ class InterviewScreen(Screen):
         self.query_one("#followup-notice", Static).update(notice or "")
         limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
         self.followup_countdown = Countdown(self.clock, limit).start()
-        self._warned = set()
         answer = self.query_one("#followup-answer", TextArea)
         answer.read_only = False
         answer.focus()
