@@ -32,37 +32,53 @@ class _Parser(argparse.ArgumentParser):
 
 def _duration(value: str) -> float:
     try:
-        return parse_duration(value)
+        return parse_duration(value, unit_required=True)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _count(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError("must be at least 1 (leave it out for all questions)")
+    return count
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points.")
+    p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points. "
+                "Without a command, 'run' is meant: 'interviewer --bank B' starts an interview.")
     p.add_argument("--version", action="version", version=f"interviewer {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    _add_run_args(p)  # run is the default command
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                           help="what to do (default: run)")
 
     run = sub.add_parser("run", help="start a mock interview in the terminal (the default)")
     _add_run_args(run)
 
     bank = sub.add_parser("bank", help="list, validate and import question banks")
-    bank_sub = bank.add_subparsers(dest="bank_command", required=True, parser_class=_Parser)
+    bank_sub = bank.add_subparsers(dest="bank_command", required=True, parser_class=_Parser,
+                                   metavar="ACTION", help="list, validate or import")
     bank_sub.add_parser("list", help="list the banks the app can see")
     val = bank_sub.add_parser("validate", help="check bank files (all known banks by default)")
-    val.add_argument("paths", nargs="*", type=Path)
+    val.add_argument("paths", nargs="*", type=Path, help="bank files (default: every known bank)")
     imp = bank_sub.add_parser("import", help="convert a plain-text 'Q: …' file into a bank")
-    imp.add_argument("path", type=Path)
-    imp.add_argument("--id", dest="bank_id")
-    imp.add_argument("--title")
-    imp.add_argument("--language", choices=["zh", "en"])
+    imp.add_argument("path", type=Path, help="the plain-text file")
+    imp.add_argument("--id", dest="bank_id", help="the bank's id (default: from the file name)")
+    imp.add_argument("--title", help="the bank's title (default: from the id)")
+    imp.add_argument("--language", choices=["zh", "en"],
+                     help="the bank's language (default: guessed from the text)")
     imp.add_argument("-o", "--out", help="output file, or - for stdout (default: bank/<id>.md)")
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     rub = sub.add_parser("rubric", help="build rubrics of key points from reference answers")
-    rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser)
+    rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser,
+                                 metavar="ACTION", help="build")
     build = rub_sub.add_parser("build", help="extract key points and write rubrics/<bank>.yaml")
     build.add_argument("bank", nargs="?", help="bank id or path (default: the configured bank)")
-    build.add_argument("-o", "--out", type=Path)
+    build.add_argument("-o", "--out", type=Path, help="rubric file (default: rubrics/<bank>.yaml)")
     build.add_argument("--force", action="store_true",
                        help="overwrite hand-edited points whose reference answer changed")
     build.add_argument("--llm", action="store_true",
@@ -87,11 +103,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
     drill.add_argument("--bank", help="bank id or path")
-    drill.add_argument("--count", type=int, default=5, help="number of questions (default 5)")
-    drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
+    drill.add_argument("--count", type=_count, default=5, help="number of questions (default 5)")
+    drill.add_argument("--time-limit", type=_duration,
+                       help="per question, with a unit: 5m, 90s or 1m30s")
+    drill.add_argument("--total-time", type=_duration,
+                       help="for the whole interview, with a unit, e.g. 30m (default: no limit)")
 
     pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
-    pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list")
+    pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list",
+                     help="list (default), suspend or unsuspend points")
     pts.add_argument("point_ids", nargs="*", help="point ids (for suspend / unsuspend)")
     pts.add_argument("--bank", help="bank id or path")
     pts.add_argument("--due", action="store_true", help="only points due for review")
@@ -99,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     fol = sub.add_parser("followup", help="print the follow-up question a candidate would get")
     fol.add_argument("--bank", required=True, help="bank id or path")
     fol.add_argument("--question", required=True, help="question id")
-    fol.add_argument("--answer-file", type=Path, required=True)
+    fol.add_argument("--answer-file", type=Path, required=True, help="the answer text")
     fol.add_argument("--json", action="store_true", help="print JSON")
     fol.add_argument("--model", help="embedding model name or path")
 
@@ -111,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     hist = sub.add_parser("history", help="past sessions and their scores")
     hist.add_argument("--points", action="store_true",
                       help="the points missed most often, and the trend per bank")
-    hist.add_argument("--limit", type=int, default=20)
+    hist.add_argument("--limit", type=int, default=20, help="sessions to list (default 20)")
 
     cal = sub.add_parser("calibrate", help="fit a model's verdict thresholds from labeled answers")
     cal.add_argument("--labels", type=Path, required=True, action="append",
@@ -123,8 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bank", help="bank id or path; a+b mixes the questions of banks a and b")
-    p.add_argument("--count", type=int, help="number of questions")
-    p.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m or 90s")
+    p.add_argument("--count", type=_count, help="number of questions (default: all)")
+    p.add_argument("--time-limit", type=_duration,
+                   help="per question, with a unit: 5m, 90s or 1m30s (a bare number is refused)")
+    p.add_argument("--total-time", type=_duration,
+                   help="for the whole interview, with a unit, e.g. 30m (default: no limit)")
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
     p.add_argument("--shuffle", action="store_true", default=None, help="random order")
     p.add_argument("--model", help="embedding model name or path")
@@ -434,14 +457,16 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                          f"{settings.data_dir / 'bank'} or pass --bank PATH")
     plan = None
     choices = load_choices(settings.data_dir, settings.bank)
-    explicit = any(getattr(args, name, None) for name in ("bank", "count", "time_limit", "tag"))
+    explicit = any(getattr(args, name, None)
+                   for name in ("bank", "count", "time_limit", "total_time", "tag"))
     if explicit:
         bank = catalog.resolve(settings.bank)  # ``a+b``: one interview over banks a and b
         known = {b.id for b in banks}
         banks += [b for b in bank.parts or (bank,) if b.id not in known]
         choices = SetupChoices(bank=bank.id, tags=tuple(getattr(args, "tag", []) or ()),
                                count=settings.count, shuffle=bool(settings.shuffle),
-                               time_limit=settings.time_limit, total_limit=None,
+                               time_limit=settings.time_limit,
+                               total_limit=getattr(args, "total_time", None),
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
     _need_terminal()
@@ -482,7 +507,7 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
     return 0
 
 
-def _drill_plan(settings: Settings, bank, count: int | None):
+def _drill_plan(settings: Settings, bank, count: int | None, total_limit: float | None = None):
     from datetime import datetime, timezone
 
     from interviewer.practice import drill_questions, point_statuses
@@ -500,15 +525,16 @@ def _drill_plan(settings: Settings, bank, count: int | None):
         raise InputError(f"nothing to drill in bank '{bank.id}' yet",
                          hint="answer some questions first: 'interviewer run'")
     return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=settings.time_limit,
-                         followups=settings.llm.enabled)
+                         total_limit=total_limit, followups=settings.llm.enabled)
 
 
 def cmd_drill(settings: Settings, args: argparse.Namespace) -> int:
     from interviewer.session import SetupChoices
 
     bank = _catalog(settings).resolve(settings.bank)
-    args.drill_plan = _drill_plan(settings, bank, args.count)
-    args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit, drill=True)
+    args.drill_plan = _drill_plan(settings, bank, args.count, args.total_time)
+    args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit,
+                                      total_limit=args.total_time, drill=True)
     return cmd_run(settings, args)
 
 

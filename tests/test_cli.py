@@ -461,3 +461,30 @@ def test_the_interview_without_a_terminal_is_refused(isolated_home: Path, comman
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     with sqlite3.connect(isolated_home / "interviewer.db") as db:
         assert db.execute("SELECT count(*) FROM sessions WHERE status = 'active'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["run", "--count", "0"], "--count"), (["run", "--count", "-1"], "--count"),
+    (["drill", "--count", "0"], "--count"), (["--count", "0"], "--count"),
+    (["run", "--time-limit", "10"], "unit"), (["drill", "--time-limit", "10"], "unit"),
+    (["run", "--total-time", "30"], "unit"), (["run", "--total-time", "0m"], "more than 0")])
+def test_counts_and_durations_are_checked_alike(argv, fragment) -> None:
+    code, _, err = run(*argv)
+    assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_every_option_has_a_help_line() -> None:
+    import argparse
+
+    def parsers(p):
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action.choices.values():
+                    yield from parsers(choice)
+                names = {a.dest for a in action._choices_actions}
+                assert names == set(action.choices), f"{p.prog}: a subcommand without help"
+
+    for p in parsers(cli.build_parser()):
+        for action in p._actions:
+            assert action.help, f"{p.prog} {action.option_strings or action.dest} has no help"

@@ -625,3 +625,14 @@ async def test_a_one_minute_question_does_not_start_with_a_one_minute_warning(se
         app.screen.tick()
         await wait_for(pilot, lambda: "10 seconds left" in notices(app))
         assert "1 minute left" not in notices(app)
+
+
+async def test_setup_wants_a_unit_on_a_time_as_the_command_line_does(settings) -> None:
+    app = build(settings, plan=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        app.screen.query_one("#time-limit", Input).value = "10"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert on(app, SetupScreen)
+        assert "needs a unit" in str(app.screen.query_one("#setup-error", Static).content)

@@ -139,7 +139,7 @@ class SetupScreen(Screen):
             if not text:
                 return None
             try:
-                return parse_duration(text)
+                return parse_duration(text, unit_required=True)
             except ValueError as exc:
                 raise ValueError(f"{name}: {exc}.") from None
 

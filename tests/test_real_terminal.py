@@ -1,12 +1,14 @@
-"""The real app in a real terminal (tmux) killed by SIGHUP or SIGTERM right after typing.
+"""The app from this checkout in a real terminal (tmux), driven and killed as a person would.
 
-Nothing typed may be lost, and after SIGTERM the terminal must be usable again: out of the
-alternate screen, mouse tracking off, the cursor shown. tmux keeps track of those modes
-for each pane, so the test reads them from tmux rather than parsing escape sequences.
+Killed by SIGHUP or SIGTERM right after typing, nothing typed may be lost, and after
+SIGTERM the terminal must be usable again: out of the alternate screen, mouse tracking off,
+the cursor shown. tmux keeps track of those modes for each pane, so the tests read them
+from tmux rather than parsing escape sequences.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -56,23 +58,33 @@ def alive(pid: int) -> bool:
 
 
 @pytest.fixture
-def running(tmp_path: Path):
-    """The app asking its first question in a tmux pane; yields (session, pid, home)."""
-    name = f"iv-{uuid.uuid4().hex[:8]}"
-    home = tmp_path / "home"
-    pidfile = tmp_path / "pid"
-    env = (f"INTERVIEWER_HOME={home} HF_HUB_OFFLINE=1 LANG=C.UTF-8 TERM=xterm-256color "
-           f"PYTHONPATH={ROOT}")
-    command = (f"sh -c 'echo $$ > {pidfile}; exec env {env} {sys.executable} -m interviewer "
-               f"run --bank ai-infra-zh --count 1 --time-limit 5m'; sleep 60")
-    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
-    try:
+def start(tmp_path: Path):
+    """``start(*args)``: the app asking its first question in a tmux pane; (session, pid, home)."""
+    names = []
+
+    def _start(*args: str) -> tuple[str, int, Path]:
+        name = f"iv-{uuid.uuid4().hex[:8]}"
+        names.append(name)
+        home = tmp_path / name
+        pidfile = tmp_path / f"{name}.pid"
+        env = (f"INTERVIEWER_HOME={home} HF_HUB_OFFLINE=1 LANG=C.UTF-8 TERM=xterm-256color "
+               f"PYTHONPATH={ROOT}")
+        command = (f"sh -c 'echo $$ > {pidfile}; exec env {env} {sys.executable} -m "
+                   f"interviewer {' '.join(args)}'; sleep 60")
+        tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
         pid = int(poll(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
-        poll(lambda: "Question 1 of 1" in tmux("capture-pane", "-p", "-t", name),
+        poll(lambda: "Question 1 of" in tmux("capture-pane", "-p", "-t", name),
              what="the first question")
-        yield name, pid, home
-    finally:
+        return name, pid, home
+
+    yield _start
+    for name in names:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+@pytest.fixture
+def running(start):
+    return start("run", "--bank", "ai-infra-zh", "--count", "1", "--time-limit", "5m")
 
 
 def type_then(session: str, pid: int, send) -> None:
@@ -103,3 +115,13 @@ def test_closing_the_terminal_right_after_typing_keeps_every_character(running) 
     session, pid, home = running
     type_then(session, pid, lambda: tmux("kill-session", "-t", session))
     assert stored_answer(home) == TYPED
+
+
+def test_total_time_from_the_command_line(start) -> None:
+    session, pid, home = start("--bank", "ai-infra-zh", "--count", "2", "--time-limit", "5m",
+                               "--total-time", "2m")
+    poll(lambda: "02:00" in tmux("capture-pane", "-p", "-t", session) or
+         "01:59" in tmux("capture-pane", "-p", "-t", session), what="the total time's clock")
+    with sqlite3.connect(home / "interviewer.db") as db:
+        plan = json.loads(db.execute("SELECT plan_json FROM sessions").fetchone()[0])
+    assert plan["total_limit"] == 120 and plan["time_limit"] == 300
