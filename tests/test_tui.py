@@ -636,3 +636,22 @@ async def test_setup_wants_a_unit_on_a_time_as_the_command_line_does(settings) -
         await pilot.pause()
         assert on(app, SetupScreen)
         assert "needs a unit" in str(app.screen.query_one("#setup-error", Static).content)
+
+
+async def test_history_after_one_session_reads_right_at_80_columns(settings) -> None:
+    from interviewer.tui.screens.history import HistoryScreen
+
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await answer_to_summary(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: on(app, HistoryScreen))
+        table = app.screen.query_one(DataTable)
+        bank_column = table.ordered_columns[1]
+        assert bank_column.get_render_width(table) >= len("ai-infra-zh")
+        texts = " ".join(str(s.content) for s in app.screen.query(".trend-label"))
+        assert "1 session," in texts and "1 sessions" not in texts
+        assert "one session so far" in texts  # no chart that reads as 100 %
+        assert "different days" in texts  # why mastery is 0 % after one good answer
+        for label in app.screen.query(".trend-label"):  # height auto: wraps, never clipped
+            assert label.region.right <= 80 and label.styles.height.is_auto
