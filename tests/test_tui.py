@@ -655,3 +655,25 @@ async def test_history_after_one_session_reads_right_at_80_columns(settings) -> 
         assert "different days" in texts  # why mastery is 0 % after one good answer
         for label in app.screen.query(".trend-label"):  # height auto: wraps, never clipped
             assert label.region.right <= 80 and label.styles.height.is_auto
+
+
+async def test_summary_reopens_feedback_keeps_the_export_path_and_fits_80_columns(settings) -> None:
+    from textual.widgets import Footer
+
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await answer_to_summary(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        footer = app.screen.query_one(Footer)
+        *keys, palette = footer.query("FooterKey")  # the palette key is drawn last, at the right
+        assert keys and all(k.region.right <= palette.region.x for k in keys)
+        await pilot.press("e")
+        await pilot.pause()
+        html = next((settings.data_dir / "reports").glob("*.html"))
+        assert str(html) in str(app.screen.query_one("#export-path", Static).content)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.screen.index == 0 and "PagedAttention" in str(
+            app.screen.query_one("#answer-text", Static).content)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        assert app.screen.query_one(DataTable).row_count == 1

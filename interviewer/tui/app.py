@@ -454,6 +454,12 @@ class InterviewApp(App[int]):
             self.recorder.ensure(index)
         self._ask(index)
 
+    def review_feedback(self, index: int) -> None:
+        """The feedback on a graded answer again, from the summary; N goes back to it."""
+        assert self.interview is not None
+        self.interview.index = index
+        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True))
+
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
         assert self.interview is not None
@@ -498,7 +504,7 @@ class InterviewApp(App[int]):
             self.notify(f"Could not write the report: {exc.strerror} ({base.parent})",
                         severity="error", markup=False)
             return []
-        self.notify(f"Report written to {paths[0]} (and .md)", markup=False, timeout=12)
+        self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
 
     # ------------------------------------------------------------ app-wide actions

@@ -106,8 +106,11 @@ class InterviewScreen(Screen):
 
     mode: reactive[str] = reactive("question", init=False)  # question | feedback
 
-    def __init__(self, interview: Interview, index: int, clock: Clock) -> None:
+    def __init__(self, interview: Interview, index: int, clock: Clock,
+                 feedback: bool = False) -> None:
+        """``feedback``: open on the feedback of attempt ``index`` (from the summary)."""
         super().__init__()
+        self.opens_on_feedback = feedback
         self.interview = interview
         self.clock = clock
         self.index = index
@@ -172,7 +175,10 @@ class InterviewScreen(Screen):
         self.watch(self.app, "model_status", self._show_model_status)
         self.set_interval(TICK, self.tick)
         self.set_interval(TIME_SAVE_EVERY, self._save_time)
-        self.show_question(self.index)
+        if self.opens_on_feedback:
+            self.show_feedback(self.index)
+        else:
+            self.show_question(self.index)
 
     # ------------------------------------------------------------ panels
 
