@@ -677,3 +677,18 @@ async def test_summary_reopens_feedback_keeps_the_export_path_and_fits_80_column
         await pilot.press("n")
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         assert app.screen.query_one(DataTable).row_count == 1
+
+
+async def test_setup_check_boxes_show_their_state_by_a_mark_not_only_colour(settings) -> None:
+    from textual.widgets import SelectionList
+
+    app = build(settings, plan=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        banks_list = app.screen.query_one("#bank", SelectionList)
+        selected = set(banks_list.selected)
+        lines = {banks_list.get_option_at_index(i).value: banks_list.render_line(i).text
+                 for i in range(banks_list.option_count)}
+        assert selected and len(lines) > len(selected)
+        for value, line in lines.items():
+            assert ("✓" in line[:4]) == (value in selected), line
