@@ -692,3 +692,24 @@ async def test_setup_check_boxes_show_their_state_by_a_mark_not_only_colour(sett
         assert selected and len(lines) > len(selected)
         for value, line in lines.items():
             assert ("✓" in line[:4]) == (value in selected), line
+
+
+async def test_chinese_answer_wraps_between_characters_and_no_line_starts_with_a_mark(settings) -> None:
+    from interviewer.linebreak import NO_START, cell_width
+
+    answer = ("训练加速：混合精度训练（FP16/BF16），梯度累积减少通信频率，数据并行加模型并行。推理"
+              "加速 KV缓存分页注意力连续批处理量化投机解码算子融合编译优化通信与计算重叠，还有更多。")
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, answer)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        view = app.screen.query_one("#answer-text")
+        width = view.content_size.width
+        lines = [line.text.rstrip() for line in view.render_lines(view.content_region.reset_offset)]
+        lines = [line for line in lines if line]
+        assert "".join(lines).replace(" ", "") == answer.replace(" ", "")
+        assert not any(line[:1] in NO_START for line in lines)
+        cells = [sum(cell_width(c) for c in line) for line in lines]
+        assert all(c >= width - 3 for c in cells[:-1]), (width, cells)  # no short lines

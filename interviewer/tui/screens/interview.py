@@ -20,7 +20,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, S
 
 from interviewer.practice import RetakeDiff, retake_diff
 from interviewer.timer import Clock, Countdown, marks_crossed
-from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
+from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
 
 if TYPE_CHECKING:
     from interviewer.grades import Grade, PointResult
@@ -139,7 +139,7 @@ class InterviewScreen(Screen):
                 with Horizontal(id="question-bar", classes="question-bar"):
                     yield Static("", id="progress", markup=False)
                     yield CountdownLabel("", id="countdown")
-                yield Static("", id="question-text", markup=False)
+                yield WrappedText("", id="question-text")
                 yield TextArea("", id="answer", soft_wrap=True,
                                placeholder="Type your answer. Ctrl+S submits; F2 pauses the clock.")
                 with Vertical(id="waiting"):
@@ -160,13 +160,13 @@ class InterviewScreen(Screen):
                 yield TextArea("", id="followup-answer", soft_wrap=True,
                                placeholder="Answer the follow-up. Ctrl+S submits; F3 skips it.")
             with Vertical(id="feedback-panel"):
-                yield Static("", id="feedback-question", markup=False)
+                yield WrappedText("", id="feedback-question")
                 with Horizontal(id="score-bar"):
                     yield Static("", id="score", markup=False)
                     yield Static("", id="counts", markup=False)
                 yield Static("", id="retake-diff", markup=False)
                 with VerticalScroll(id="answer-view"):
-                    yield Static("", id="answer-text")
+                    yield WrappedText("", id="answer-text")
                 with VerticalScroll(id="points"):
                     yield Static("", id="points-text")
         yield Footer()
