@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("session", nargs="?", help="session id (default: the latest)")
     rep.add_argument("--format", choices=["md", "html", "json"], help="default: from -o, else md")
     rep.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
+    rep.add_argument("--with-reference", action="store_true",
+                     help="include each question's full reference answer")
 
     hist = sub.add_parser("history", help="past sessions and their scores")
     hist.add_argument("--points", action="store_true",
@@ -621,11 +623,15 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     fmt = args.format or (format_for(args.out) if args.out else "md")
     shares: dict[str, float] = {}
     if interview.rubric.questions:
-        from interviewer.practice import mastery, point_statuses
+        from datetime import datetime
 
-        shares = mastery(point_statuses(store, interview.bank, interview.rubric), interview.bank)
+        from interviewer.practice import session_mastery
+
+        ended = datetime.fromisoformat(row.ended_at) if row.ended_at else None
+        shares = session_mastery(store, interview.bank, interview.rubric,
+                                 list(interview.plan.questions), as_of=ended)
     meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {},
-                      mastery=shares)
+                      mastery=shares, reference_answers=args.with_reference)
     text = render(interview, fmt, meta)
     if args.out is None:
         out.write(text)

@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 
 from interviewer.bank import Question
 from interviewer.grades import CREDIT, Grade
+from interviewer.reference import point_sources
 from interviewer.rubric import Rubric
 from interviewer.scoring import session_score
 from interviewer.session import InterviewPlan
@@ -155,6 +156,13 @@ class Interview:
                     probed[(attempt.question.id, p.text)] += p.point_id in drawn_out
         return [MissedPoint(qid, text, n, probed[(qid, text)])
                 for (qid, text), n in counts.most_common(limit)]
+
+    def reference_sentences(self, attempt_index: int) -> dict[str, str]:
+        """Point id -> the reference answer's sentence for it, for attempt ``attempt_index``."""
+        question = self.attempts[attempt_index].question
+        if self.rubric is None or not self.rubric.has_question(question.id):
+            return {}
+        return point_sources(self.rubric.question(question.id), question.answer)
 
     def next_index(self) -> int | None:
         """The attempt to ask next: the first question of the plan not yet answered or skipped.

@@ -24,6 +24,10 @@ FORMATS = ("md", "html", "json")
 MARKS = {"covered": "✓ covered", "partial": "~ partial", "missed": "✗ missed"}
 
 
+def _mark(verdict: str) -> str:
+    return MARKS.get(verdict, f"✗ {verdict}")  # a verdict added later reads as not covered
+
+
 @dataclass(frozen=True)
 class ReportMeta:
     """What produced the grades. Only identifiers: never a key or a secret."""
@@ -32,6 +36,7 @@ class ReportMeta:
     llm: dict[str, str] = field(default_factory=dict)  # base_url, model
     session_id: str | None = None
     mastery: dict[str, float] = field(default_factory=dict)  # "" = whole bank, else per tag
+    reference_answers: bool = False  # include each question's full reference answer
 
 
 def _clock(seconds: float) -> str:
@@ -60,6 +65,8 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
     """The report as plain data: the JSON format, and what the other formats render."""
     questions = []
     for n, a in enumerate(interview.attempts, start=1):
+        sources = interview.reference_sentences(n - 1)
+        extra = {"reference_answer": a.question.answer} if meta.reference_answers else {}
         questions.append({
             "number": n,
             "question_id": a.question.id,
@@ -73,11 +80,14 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
             "score_with_followups": round(a.score_with_probing, 4) if a.followups else None,
             "points": [{"id": p.point_id, "text": p.text, "group": p.group,
                         "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason,
-                        "after_followup": a.probed_verdicts().get(p.point_id)}
+                        "after_followup": a.probed_verdicts().get(p.point_id),
+                        "reference": (sources.get(p.point_id) if p.verdict != "covered"
+                                      else None)}
                        for p in (a.grade.points if a.grade else ())],
             "followups": [{"question": f.question, "answer": f.answer, "source": f.source,
                            "targets": list(f.targets), "time_used_s": round(f.time_used, 1)}
                           for f in a.followups],
+            **extra,
         })
     return {
         "schema": SCHEMA,
@@ -110,6 +120,15 @@ def _meta_items(interview: Interview, meta: ReportMeta, d: dict) -> list[tuple[s
     return items
 
 
+def _should_have_said(points: list[dict]) -> list[tuple[str, list[str]]]:
+    """Each reference sentence once, with the points not covered that it states."""
+    said: dict[str, list[str]] = {}
+    for p in points:
+        if p["verdict"] != "covered" and p.get("reference"):
+            said.setdefault(p["reference"], []).append(p["text"])
+    return list(said.items())
+
+
 def _md(text: str | None) -> str:
     """Inline Markdown-safe text: specials escaped, newlines folded (for tables and lists)."""
     out = (text or "").replace("\\", "\\\\")
@@ -125,7 +144,8 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
     lines += [f"- {label}: {_md(value)}" for label, value in _meta_items(interview, meta, d)]
     lines += [f"- Overall score: {format_score(d['overall_score'])} ({SCORE_RULE})"]
     if d["mastery"]:
-        lines.append("- Mastery (points whose last two reviews were covered): "
+        lines.append("- Mastery (points whose last two counted reviews, on different days, "
+                     "were covered; this session's tags, as of its end): "
                      + ", ".join(f"{_md(k)} {v:.0%}" for k, v in d["mastery"].items()))
     lines.append("")
     for q in d["questions"]:
@@ -146,11 +166,22 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
             lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
             for p in q["points"]:
                 why = f"“{_md(p['evidence'])}”" if p["evidence"] else _md(p["reason"])
+                if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
+                    why += f" — {_md(p['reason'])}"
                 if p["after_followup"]:
                     why += f" · {p['after_followup']} after the follow-up"
                 group = f"{_md(p['group'])} › " if p["group"] else ""
-                lines.append(f"| {MARKS[p['verdict']]} | {group}{_md(p['text'])} | {why} |")
+                lines.append(f"| {_mark(p['verdict'])} | {group}{_md(p['text'])} | {why} |")
             lines.append("")
+            said = _should_have_said(q["points"])
+            if said:
+                lines += ["**What the reference answer says for the points not covered**", ""]
+                lines += [f"- “{_md(sentence)}” ({'; '.join(_md(t) for t in texts)})"
+                          for sentence, texts in said]
+                lines.append("")
+        if "reference_answer" in q:
+            lines += ["**Reference answer**", "", "```text",
+                      q["reference_answer"].replace("```", "ʼʼʼ"), "```", ""]
         for f in q["followups"]:
             lines += [f"**Follow-up:** {_md(f['question'])}", "", "```text",
                       f["answer"].replace("```", "ʼʼʼ"), "```", ""]
@@ -244,12 +275,24 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
                 group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
                 why = (f"“{_e(p['evidence'])}”" if p["evidence"]
                        else f'<span class="why">{_e(p["reason"])}</span>')
+                if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
+                    why += f' <span class="why">— {_e(p["reason"])}</span>'
                 if p["after_followup"]:
                     why += f' <span class="why">· {_e(p["after_followup"])} after the follow-up</span>'
 
-                out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(MARKS[p["verdict"]])}'
+                out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(_mark(p["verdict"]))}'
                            f"</td><td>{group}{_e(p['text'])}</td><td>{why}</td></tr>")
             out.append("</tbody></table>")
+            said = _should_have_said(q["points"])
+            if said:
+                out.append('<p><strong>What the reference answer says for the points not '
+                           'covered</strong></p><ul class="said">')
+                out += [f'<li>“{_e(sentence)}” <span class="group">({_e("; ".join(texts))})'
+                        "</span></li>" for sentence, texts in said]
+                out.append("</ul>")
+        if "reference_answer" in q:
+            out.append("<p><strong>Reference answer</strong></p>")
+            out.append(f'<pre class="answer">{_e(q["reference_answer"])}</pre>')
         for f in q["followups"]:
             out.append(f"<p><strong>Follow-up:</strong> {_e(f['question'])}</p>")
             out.append(f'<pre class="answer">{_e(f["answer"])}</pre>')

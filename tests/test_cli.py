@@ -488,3 +488,14 @@ def test_every_option_has_a_help_line() -> None:
     for p in parsers(cli.build_parser()):
         for action in p._actions:
             assert action.help, f"{p.prog} {action.option_strings or action.dest} has no help"
+
+
+def test_report_with_reference_answers(isolated_home: Path) -> None:
+    _stored_session(isolated_home)
+    code, out, _ = run("report", "--format", "json", "--with-reference")
+    data = json.loads(out)
+    assert code == 0 and data["questions"][0]["reference_answer"].startswith("训练加速")
+    assert any(p["reference"] for p in data["questions"][0]["points"])
+    code, out, _ = run("report")
+    assert code == 0 and "**Reference answer**" not in out
+    assert "What the reference answer says for the points not covered" in out

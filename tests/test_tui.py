@@ -713,3 +713,26 @@ async def test_chinese_answer_wraps_between_characters_and_no_line_starts_with_a
         assert not any(line[:1] in NO_START for line in lines)
         cells = [sum(cell_width(c) for c in line) for line in lines]
         assert all(c >= width - 3 for c in cells[:-1]), (width, cells)  # no short lines
+
+
+async def test_feedback_shows_what_should_have_been_said_for_points_not_covered(settings) -> None:
+    app = build(settings, n=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "训练加速：混合精度训练（FP16/BF16）。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        rubric = app.interview.rubric.question("q01")
+        rows = points_text(app).split("\n\n")
+        grade = app.interview.attempts[0].grade
+        shown = None
+        for row, p in zip(rows, grade.points):
+            source = rubric.point(p.point_id).source
+            if p.verdict == "covered":
+                assert "should have said" not in row
+            elif source == shown:  # a sentence stating several points is printed once
+                assert "should have said: “(the same sentence as above)”" in row
+            else:
+                assert f"should have said: “{source}”" in row
+                shown = source
+        assert any(p.verdict != "covered" for p in grade.points)

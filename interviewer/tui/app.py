@@ -492,7 +492,7 @@ class InterviewApp(App[int]):
             return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
         base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
-        shares = self._bank_mastery(self.interview.bank)
+        shares = self._session_mastery()
         meta = ReportMeta(model_id=self.grader.model_id,
                           llm=self._llm_meta() if self.interview.plan.followups else {},
                           session_id=self.recorder.session_id if self.recorder else None,
@@ -530,12 +530,16 @@ class InterviewApp(App[int]):
             return None
         return (rubric, statuses) if any(s.reviews for s in statuses) else None
 
-    def _bank_mastery(self, bank: Bank) -> dict[str, float]:
-        """Mastery of one bank (overall and per tag); empty until it has been practised."""
-        from interviewer.practice import mastery
+    def _session_mastery(self) -> dict[str, float]:
+        """Mastery of the interview's bank and of the tags it asked; empty before practice."""
+        from interviewer.practice import session_mastery
 
-        practised = self._practised(bank)
-        return mastery(practised[1], bank) if practised else {}
+        assert self.interview is not None
+        try:
+            return session_mastery(self.store, self.interview.bank, self.interview.rubric,
+                                   list(self.interview.plan.questions))
+        except InterviewerError:
+            return {}
 
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""

@@ -42,15 +42,20 @@ QUESTION_ACTIONS = {"submit", "pause", "skip"}
 FOLLOWUP_ACTIONS = {"submit", "skip"}
 FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
 FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
+SAME_SOURCE = "(the same sentence as above)"
 WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
-def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Content:
-    """One point as styled content; user and bank text go in as plain strings, never markup."""
+def point_row(p: PointResult, numbers: bool, probed: str | None = None,
+              source: str | None = None) -> Content:
+    """One point as styled content; user and bank text go in as plain strings, never markup.
+
+    ``source``: the reference answer's sentence for the point, shown when it was not covered.
+    """
     if probed:
-        parts: list = [(f" {MARKS[probed]} ", "bold $accent")]
+        parts: list = [(f" {MARKS.get(probed, '✗')} ", "bold $accent")]
     else:
-        parts = [(f" {MARKS[p.verdict]} ", STYLES[p.verdict])]
+        parts = [(f" {MARKS.get(p.verdict, '✗')} ", STYLES.get(p.verdict, "bold $error"))]
     if p.group:
         parts.append((f"{p.group} › ", "dim"))
     parts.append(p.text)
@@ -62,6 +67,8 @@ def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Conte
         parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
     elif p.verdict != "covered":
         parts += ["\n     ", (p.reason, "dim")]
+    if source and p.verdict != "covered":
+        parts += ["\n     ", ("should have said: “", "dim"), (source, "$text-muted"), ("”", "dim")]
     return Content.assemble(*parts)
 
 
@@ -76,10 +83,16 @@ def retake_line(diff: RetakeDiff) -> str:
     return " · ".join(parts)
 
 
-def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None) -> Content:
-    probed = probed or {}
-    return Content("\n\n").join(point_row(p, numbers, probed.get(p.point_id))
-                                 for p in grade.points)
+def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None,
+                sources: dict[str, str] | None = None) -> Content:
+    probed, sources = probed or {}, sources or {}
+    rows, shown = [], None
+    for p in grade.points:
+        source = sources.get(p.point_id)
+        if source is not None and p.verdict != "covered":
+            source, shown = (SAME_SOURCE if source == shown else source), source
+        rows.append(point_row(p, numbers, probed.get(p.point_id), source))
+    return Content("\n\n").join(rows)
 
 
 def highlighted_answer(grade: Grade) -> Content:
@@ -233,12 +246,17 @@ class InterviewScreen(Screen):
         diff_line.display = previous is not None
         if previous is not None:
             diff_line.update(retake_line(retake_diff(previous, grade)))
-        self.query_one("#points-text", Static).update(points_view(grade, self.numbers, probed))
+        self.query_one("#points-text", Static).update(
+            points_view(grade, self.numbers, probed, self._sources()))
         self.waiting = False
         self.mode = "feedback"
         self.query_one(ContentSwitcher).current = "feedback-panel"
         self.query_one("#points", VerticalScroll).scroll_home(animate=False)
         self.query_one("#points", VerticalScroll).focus()
+
+    def _sources(self) -> dict[str, str]:
+        """Point id -> the reference answer's sentence for it."""
+        return self.interview.reference_sentences(self.index)
 
     def watch_mode(self) -> None:
         self.refresh_bindings()
@@ -485,7 +503,7 @@ class InterviewScreen(Screen):
         grade = self.attempt.grade
         if grade is not None:
             self.query_one("#points-text", Static).update(
-                points_view(grade, self.numbers, self.attempt.probed_verdicts()))
+                points_view(grade, self.numbers, self.attempt.probed_verdicts(), self._sources()))
 
     def action_next(self) -> None:
         self.app_.next_question()
