@@ -7,11 +7,7 @@ come back as messages; the UI thread never waits on the model.
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import os
-import signal
-import threading
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -45,14 +41,12 @@ from interviewer.tui.messages import (
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
+from interviewer.tui.signals import quit_cleanly_on_signals
 
 # Imported where used: the report, the follow-up prober and the help, history and summary
 # screens are not needed for the first frame, and every import before it delays it.
 if TYPE_CHECKING:
     from interviewer.probing import Prober
-
-EXIT_GRACE = 3.0  # seconds a signalled app gets to restore the terminal before it just ends
-
 
 class InterviewApp(App[int]):
     CSS_PATH = "styles/app.tcss"
@@ -98,34 +92,10 @@ class InterviewApp(App[int]):
         else:
             self.push_screen(SetupScreen(self.banks, self.choices))
             self.offer_resume()
-        self._handle_signals()
+        quit_cleanly_on_signals(self, self.flush_draft)
         # Start loading only once the first screen is drawn: the loader competes for the
         # GIL, and the user should see a question before anything else happens.
         self.call_after_refresh(self.load_model)
-
-    def _handle_signals(self) -> None:
-        """SIGTERM and SIGHUP (the terminal closed) save the draft, then quit cleanly.
-
-        Quitting through Textual restores the terminal (alternate screen, mouse, cursor),
-        which the default action of either signal, dying on the spot, does not.
-        """
-        if self.is_headless:
-            return
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            try:
-                loop.add_signal_handler(sig, self._terminate, sig)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass  # not on this platform or not the main thread: the default action stays
-
-    def _terminate(self, sig: int) -> None:
-        self.flush_draft()
-        # With the terminal gone, Textual's shutdown can block for ever on writing to it;
-        # the draft is on disk by now, so after a grace period the process just ends.
-        watchdog = threading.Timer(EXIT_GRACE, os._exit, (128 + sig,))
-        watchdog.daemon = True
-        watchdog.start()
-        self.exit(128 + sig)
 
     def flush_draft(self) -> None:
         """Write the answer being typed now, whichever screen is on top of it."""
@@ -564,6 +534,7 @@ class InterviewApp(App[int]):
         screen = self.screen
         in_progress = isinstance(screen, InterviewScreen) and screen.mode == "question"
         if not in_progress:
+            self.flush_draft()  # a dialog may be over the answer being typed
             self.exit(0)
             return
 
