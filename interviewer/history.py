@@ -64,5 +64,5 @@ def mastery_label(bank_id: str, shares: dict[str, float], series: list[float]) -
     if tags:
         lines.append(f"  by tag: {tags}")
     if len(series) >= 2:
-        lines.append(f"  mastery after each review day (scale 0–100%): {spark(series)}")
+        lines.append(f"  mastery after each review (scale 0–100%): {spark(series)}")
     return "\n".join(lines)

@@ -104,6 +104,20 @@ class Recorder:
         self.store.release(self.session_id)
 
 
+def where_it_stopped(row: SessionRow) -> str:
+    """Where an interrupted session stands, numbered by the plan ("question 2 of 3, …")."""
+    pending = [a for a in row.attempts if a.score is None and not a.skipped]
+    if not pending:
+        return "all questions answered"
+    at = pending[0]
+    ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
+                                           if a.retry_of is None]
+    number = ids.index(at.question_id) + 1 if at.question_id in ids else at.seq + 1
+    retake = " (a retake)" if at.retry_of is not None else ""
+    return (f"question {number} of {max(len(ids), number)}{retake}, {len(at.answer)} "
+            "characters typed")
+
+
 def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Interview:
     """Rebuild an interview from its stored rows.
 

@@ -56,3 +56,12 @@ def test_a_session_with_nothing_graded_has_no_score_anywhere(tmp_path) -> None:
     assert interview.overall_score() is None and row.score is None
     assert to_data(interview, ReportMeta())["overall_score"] is None
     assert "- Overall score: —" in render_markdown(interview)
+
+
+def test_the_resume_offer_numbers_the_question_by_its_place_in_the_plan(tmp_path) -> None:
+    from interviewer.recorder import where_it_stopped
+
+    interview, store, sid = _recorded(tmp_path, [(0, 0.2), (0, "retake"), (3, 0.5)])
+    interview.attempts[1].answer = "半截"
+    Recorder(store, sid, interview).draft(1)
+    assert where_it_stopped(store.session(sid)) == "question 2 of 3, 2 characters typed"

@@ -25,7 +25,7 @@ from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grades import AnswerGrader, Grade
 from interviewer.interview import FollowUpRound, Interview
-from interviewer.recorder import Recorder, interview_from_session
+from interviewer.recorder import Recorder, interview_from_session, where_it_stopped
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
 from interviewer.store import SessionRow, Store
@@ -167,9 +167,7 @@ class InterviewApp(App[int]):
         if not interrupted:
             return
         row = interrupted[0]
-        pending = next((a for a in row.attempts if a.score is None and not a.skipped), None)
-        where = (f"question {pending.seq + 1} of {len(row.attempts)}, {len(pending.answer)} "
-                 f"characters typed" if pending else "all questions answered")
+        where = where_it_stopped(row)
         started = row.started_at.replace("T", " ")[:16]
 
         def decide(yes: bool | None) -> None:

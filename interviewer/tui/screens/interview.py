@@ -181,7 +181,7 @@ class InterviewScreen(Screen):
                 with VerticalScroll(id="answer-view"):
                     yield WrappedText("", id="answer-text")
                 with VerticalScroll(id="points"):
-                    yield Static("", id="points-text")
+                    yield WrappedText("", id="points-text")
         yield Footer()
 
     def on_mount(self) -> None:
