@@ -231,6 +231,7 @@ class InterviewScreen(Screen):
         grade = attempt.grade
         assert grade is not None
         counts = {v: sum(1 for p in grade.points if p.verdict == v) for v in MARKS}
+        counts["missed"] = len(grade.points) - counts["covered"] - counts["partial"]
         self.query_one("#feedback-question", Static).update(attempt.question.text)
         probed = attempt.probed_verdicts()
         with_probing = (f" · with follow-up {attempt.score_with_probing:.0%}"
