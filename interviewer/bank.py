@@ -274,6 +274,9 @@ def slugify(text: str) -> str:
     return slug
 
 
+_COPY_COUNTER = re.compile(r"\s*\(\d+\)$")
+
+
 def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None = None,
                      title: str | None = None, language: str | None = None) -> Bank:
     """Convert the ``Q: question`` / answer-lines format into a :class:`Bank`.
@@ -308,7 +311,9 @@ def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None
         if not answer:
             raise BankError(f"question '{qtext[:30]}' has no answer lines", path=path, line=n)
         questions.append(Question(id=f"q{index:0{width}d}", text=qtext, answer=answer, line=n))
-    title = title or (header[0] if header else (path.stem if path else "Imported bank"))
+    # " (7)" is what a browser or a file manager appends to a second copy: not a title
+    title = title or _COPY_COUNTER.sub("", header[0] if header else
+                                       (path.stem if path else "Imported bank")) or "Imported bank"
     bank_id = bank_id or slugify(title) or (slugify(path.stem) if path else "") or "bank"
     if not ID_RE.match(bank_id):
         raise BankError(f"bank id '{bank_id}' may only use letters, digits, '-', '_' and '.'",

@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _duration(value: str) -> float:
     try:
-        return parse_duration(value)
+        return parse_duration(value, unit_required=True)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -53,29 +53,34 @@ def _count(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points.")
+    p = _Parser(prog="interviewer", description="Offline mock interviews, graded by key points. "
+                "Without a command, 'run' is meant: 'interviewer --bank B' starts an interview.")
     p.add_argument("--version", action="version", version=f"interviewer {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    _add_run_args(p)  # run is the default command
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                           help="what to do (default: run)")
 
     run = sub.add_parser("run", help="start a mock interview in the terminal (the default)")
     _add_run_args(run)
 
     bank = sub.add_parser("bank", help="list, validate and import question banks")
-    bank_sub = bank.add_subparsers(dest="bank_command", required=True, parser_class=_Parser)
+    bank_sub = bank.add_subparsers(dest="bank_command", required=True, parser_class=_Parser,
+                                   metavar="ACTION", help="list, validate or import")
     bank_sub.add_parser("list", help="list the banks the app can see")
     val = bank_sub.add_parser("validate", help="check bank files (all known banks by default)")
-    val.add_argument("paths", nargs="*", type=Path)
+    val.add_argument("paths", nargs="*", type=Path, help="bank files (default: every known bank)")
     imp = bank_sub.add_parser("import", help="convert Markdown, a folder of Markdown, CSV/TSV, "
                               "JSON/JSONL, an Anki export or .apkg, or 'Q: …' text into a bank")
-    imp.add_argument("path", type=Path)
+    imp.add_argument("path", type=Path, help="the file or folder to import")
     imp.add_argument("--format", choices=IMPORT_FORMATS, help="the source's format "
                      "(default: detected from the name and content)")
     imp.add_argument("--columns", help="which CSV/JSON field holds what, e.g. "
                      "question=题干,answer=解析 (roles: question, answer, tags, id, difficulty, "
                      "key_points)")
-    imp.add_argument("--id", dest="bank_id")
-    imp.add_argument("--title")
-    imp.add_argument("--language", choices=["zh", "en"])
+    imp.add_argument("--id", dest="bank_id", help="the bank's id (default: from the source)")
+    imp.add_argument("--title", help="the bank's title (default: from the source)")
+    imp.add_argument("--language", choices=["zh", "en"],
+                     help="the bank's language (default: guessed from the text)")
     imp.add_argument("-o", "--out", help="output file, or - for stdout (default: bank/<id>.md)")
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
     exp = bank_sub.add_parser("export", help="write a bank as Markdown or as a text file Anki "
@@ -88,10 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     rub = sub.add_parser("rubric", help="build rubrics of key points from reference answers")
-    rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser)
+    rub_sub = rub.add_subparsers(dest="rubric_command", required=True, parser_class=_Parser,
+                                 metavar="ACTION", help="build")
     build = rub_sub.add_parser("build", help="extract key points and write rubrics/<bank>.yaml")
     build.add_argument("bank", nargs="?", help="bank id or path (default: the configured bank)")
-    build.add_argument("-o", "--out", type=Path)
+    build.add_argument("-o", "--out", type=Path, help="rubric file (default: rubrics/<bank>.yaml)")
     build.add_argument("--force", action="store_true",
                        help="overwrite hand-edited points whose reference answer changed")
     build.add_argument("--extracted", action="store_true",
@@ -121,11 +127,15 @@ def build_parser() -> argparse.ArgumentParser:
     drill = sub.add_parser("drill", help="practise the questions whose points are due or weakest")
     drill.add_argument("--bank", help="bank id or path")
     drill.add_argument("--count", type=_count, default=5, help="number of questions (default 5)")
-    drill.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m")
+    drill.add_argument("--time-limit", type=_duration,
+                       help="per question, with a unit: 5m, 90s or 1m30s")
+    drill.add_argument("--total-time", type=_duration,
+                       help="for the whole interview, with a unit, e.g. 30m (default: no limit)")
     _add_uncalibrated(drill)
 
     pts = sub.add_parser("points", help="spaced-repetition state of key points; suspend some")
-    pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list")
+    pts.add_argument("action", nargs="?", choices=["list", "suspend", "unsuspend"], default="list",
+                     help="list (default), suspend or unsuspend points")
     pts.add_argument("point_ids", nargs="*", help="point ids (for suspend / unsuspend)")
     pts.add_argument("--bank", help="bank id or path")
     pts.add_argument("--due", action="store_true", help="only points due for review")
@@ -133,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     fol = sub.add_parser("followup", help="print the follow-up question a candidate would get")
     fol.add_argument("--bank", required=True, help="bank id or path")
     fol.add_argument("--question", required=True, help="question id")
-    fol.add_argument("--answer-file", type=Path, required=True)
+    fol.add_argument("--answer-file", type=Path, required=True, help="the answer text")
     fol.add_argument("--json", action="store_true", help="print JSON")
     fol.add_argument("--model", help="embedding model name or path")
     _add_uncalibrated(fol)
@@ -142,11 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("session", nargs="?", help="session id (default: the latest)")
     rep.add_argument("--format", choices=["md", "html", "json"], help="default: from -o, else md")
     rep.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
+    rep.add_argument("--with-reference", action="store_true",
+                     help="include each question's full reference answer")
 
     hist = sub.add_parser("history", help="past sessions and their scores")
     hist.add_argument("--points", action="store_true",
                       help="the points missed most often, and the trend per bank")
-    hist.add_argument("--limit", type=int, default=20)
+    hist.add_argument("--limit", type=int, default=20, help="sessions to list (default 20)")
 
     cal = sub.add_parser("calibrate", help="fit a model's verdict thresholds from labeled answers")
     cal.add_argument("--labels", type=Path, required=True, action="append",
@@ -158,8 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bank", help="bank id or path; a+b mixes the questions of banks a and b")
-    p.add_argument("--count", type=_count, help="number of questions")
-    p.add_argument("--time-limit", type=_duration, help="per question, e.g. 5m or 90s")
+    p.add_argument("--count", type=_count, help="number of questions (default: all)")
+    p.add_argument("--time-limit", type=_duration,
+                   help="per question, with a unit: 5m, 90s or 1m30s (a bare number is refused)")
+    p.add_argument("--total-time", type=_duration,
+                   help="for the whole interview, with a unit, e.g. 30m (default: no limit)")
     p.add_argument("--tag", action="append", default=[], help="only questions with this tag")
     p.add_argument("--shuffle", action="store_true", default=None, help="random order")
     p.add_argument("--model", help="embedding model name or path")
@@ -560,6 +575,14 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     return 0
 
 
+def _need_terminal() -> None:
+    """The interview is interactive: without a terminal it would wait for keys for ever."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise InputError("the interview needs a terminal (stdin and stdout are not one)",
+                         hint="run it in a terminal; 'interviewer grade' grades answers "
+                              "from files")
+
+
 def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """The TUI: straight into the interview when the command line says enough, else setup."""
     from interviewer.session import SetupChoices, load_choices, make_plan
@@ -571,16 +594,19 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                          f"{settings.data_dir / 'bank'} or pass --bank PATH")
     plan = None
     choices = load_choices(settings.data_dir, settings.bank)
-    explicit = any(getattr(args, name, None) for name in ("bank", "count", "time_limit", "tag"))
+    explicit = any(getattr(args, name, None)
+                   for name in ("bank", "count", "time_limit", "total_time", "tag"))
     if explicit:
         bank = catalog.resolve(settings.bank)  # ``a+b``: one interview over banks a and b
         known = {b.id for b in banks}
         banks += [b for b in bank.parts or (bank,) if b.id not in known]
         choices = SetupChoices(bank=bank.id, tags=tuple(getattr(args, "tag", []) or ()),
                                count=settings.count, shuffle=bool(settings.shuffle),
-                               time_limit=settings.time_limit, total_limit=None,
+                               time_limit=settings.time_limit,
+                               total_limit=getattr(args, "total_time", None),
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
+    _need_terminal()
     from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
@@ -618,7 +644,8 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
     return 0
 
 
-def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO):
+def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
+                total_limit: float | None = None):
     from datetime import datetime, timezone
 
     from interviewer.practice import drill_questions, point_statuses
@@ -635,15 +662,16 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO):
         raise InputError(f"nothing to drill in bank '{bank.id}' yet",
                          hint="answer some questions first: 'interviewer run'")
     return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=settings.time_limit,
-                         followups=settings.llm.enabled)
+                         total_limit=total_limit, followups=settings.llm.enabled)
 
 
 def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
     from interviewer.session import SetupChoices
 
     bank = _catalog(settings, err).resolve(settings.bank)
-    args.drill_plan = _drill_plan(settings, bank, args.count, err)
-    args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit, drill=True)
+    args.drill_plan = _drill_plan(settings, bank, args.count, err, args.total_time)
+    args.drill_choices = SetupChoices(bank=bank.id, time_limit=settings.time_limit,
+                                      total_limit=args.total_time, drill=True)
     return cmd_run(settings, args)
 
 
@@ -706,16 +734,22 @@ def cmd_resume(settings: Settings, args: argparse.Namespace, err: TextIO) -> int
     return cmd_run(settings, args)
 
 
-def _session_or_latest(store, session_id: str | None):
+def _session_or_latest(store, session_id: str | None, err: TextIO):
+    """The session asked for, else the latest one with an answer in it (saying which)."""
     if session_id:
         row = store.session(session_id)
         if row is None:
             raise InputError(f"no session '{session_id}'", hint="'interviewer history' lists them")
         return row
-    rows = store.sessions(limit=1)
+    rows = store.sessions()
     if not rows:
         raise InputError("no sessions yet", hint="run an interview first")
-    return rows[0]
+    answered = [r for r in rows if any(a.answer.strip() or a.grade for a in r.attempts)]
+    row = answered[0] if answered else rows[0]
+    which = "the latest session with an answer" if answered else "the latest session (no answers)"
+    err.write(f"report of session {row.id}, started {row.started_at[:16].replace('T', ' ')} "
+              f"UTC: {which}\n")
+    return row
 
 
 def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -726,12 +760,21 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
         check_writable(args.out)
     fmt = args.format or (format_of(args.out) if args.out else "md")
     store = _open_store(settings, err)
-    row = _session_or_latest(store, args.session)
-    # what the session stored (question texts, graded points), not today's bank of that id
-    interview = interview_from_session(row, None)
-    shares = _mastery(settings, store, row.bank_id, err)
+    row = _session_or_latest(store, args.session, err)
+    # the session's stored question texts and graded points; the bank only where it still
+    # holds those questions (for the reference answers)
+    interview = interview_from_session(row, _catalog(settings, err))
+    shares: dict[str, float] = {}
+    if interview.rubric.questions:
+        from datetime import datetime
+
+        from interviewer.practice import session_mastery
+
+        ended = datetime.fromisoformat(row.ended_at) if row.ended_at else None
+        shares = session_mastery(store, interview.bank, interview.rubric,
+                                 list(interview.plan.questions), as_of=ended)
     meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {},
-                      mastery=shares)
+                      mastery=shares, reference_answers=args.with_reference)
     text = render(interview, fmt, meta)
     if args.out is None:
         out.write(text)
@@ -744,21 +787,9 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     return 0
 
 
-def _mastery(settings: Settings, store, bank_id: str, err: TextIO) -> dict[str, float]:
-    """Today's mastery of a bank's points, when the bank is still there."""
-    from interviewer.practice import mastery, point_statuses
-    from interviewer.rubric import rubric_for_bank
-
-    try:
-        bank = _catalog(settings, err).resolve(bank_id)
-        rubric = rubric_for_bank(bank).rubric
-    except InterviewerError:
-        return {}
-    return mastery(point_statuses(store, bank, rubric), bank)
-
-
 def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from interviewer.history import missed_points, trend
+    from interviewer.scoring import format_score
 
     store = _open_store(settings, err)
     rows = store.sessions(limit=None if args.points else args.limit)
@@ -775,7 +806,7 @@ def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO, err: 
             out.write(f"  {bank_id:<20} {series}\n")
         return 0
     for row in rows:
-        score = f"{row.score:4.0%}" if row.score is not None else "   —"
+        score = f"{format_score(row.score):>4}"
         answered = sum(1 for a in row.attempts if a.score is not None)
         out.write(f"{row.id}  {row.started_at[:16].replace('T', ' ')}  {score}  "
                   f"{answered}/{len(row.attempts)} graded  {row.status:<9}  {row.bank_id}\n")

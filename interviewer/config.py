@@ -55,8 +55,13 @@ _DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*h)?\s*(?:(\d+(?:\.\d+)?)\s*m)?
                        r"(?:(\d+(?:\.\d+)?)\s*s?)?\s*$")
 
 
-def parse_duration(value: str | int | float) -> float:
-    """Seconds from ``300``, ``"90s"``, ``"5m"``, ``"1m30s"`` or ``"1h"``; finite and > 0."""
+def parse_duration(value: str | int | float, unit_required: bool = False) -> float:
+    """Seconds from ``300``, ``"90s"``, ``"5m"``, ``"1m30s"`` or ``"1h"``; finite and > 0.
+
+    A bare number is seconds in the config file and the environment; what a person types
+    (the command line, the setup screen) must say its unit, since "10" reads as minutes to
+    some and seconds to others.
+    """
     if isinstance(value, bool):
         raise ValueError("not a duration")
     if isinstance(value, (int, float)):
@@ -65,6 +70,9 @@ def parse_duration(value: str | int | float) -> float:
         m = _DURATION.match(value)
         if not m or not any(m.groups()):
             raise ValueError(f"'{value}' is not a duration like 90s, 5m or 1m30s")
+        if unit_required and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", value):
+            raise ValueError(f"'{value.strip()}' needs a unit: {value.strip()}m for minutes, "
+                             f"{value.strip()}s for seconds")
         h, mi, s = (float(g) if g else 0.0 for g in m.groups())
         seconds = h * 3600 + mi * 60 + s
     else:

@@ -11,7 +11,9 @@ from datetime import datetime, timezone
 
 from interviewer.bank import Question
 from interviewer.grades import CREDIT, Grade
+from interviewer.reference import point_sources
 from interviewer.rubric import Rubric
+from interviewer.scoring import session_score
 from interviewer.session import InterviewPlan
 
 
@@ -127,9 +129,10 @@ class Interview:
             latest[attempt.question.id] = attempt
         return list(latest.values())
 
-    def overall_score(self) -> float:
-        finals = self.final_attempts()
-        return sum(a.score for a in finals) / len(finals) if finals else 0.0
+    def overall_score(self) -> float | None:
+        """The session's score (:mod:`interviewer.scoring`), None when nothing was graded."""
+        return session_score((a.question.id, a.grade.score if a.grade else None, a.skipped)
+                             for a in self.attempts)
 
     def total_time(self) -> float:
         return sum(a.time_used for a in self.attempts)
@@ -153,6 +156,30 @@ class Interview:
                     probed[(attempt.question.id, p.text)] += p.point_id in drawn_out
         return [MissedPoint(qid, text, n, probed[(qid, text)])
                 for (qid, text), n in counts.most_common(limit)]
+
+    def reference_sentences(self, attempt_index: int) -> dict[str, str]:
+        """Point id -> the reference answer's sentence for it, for attempt ``attempt_index``."""
+        question = self.attempts[attempt_index].question
+        if self.rubric is None or not self.rubric.has_question(question.id):
+            return {}
+        return point_sources(self.rubric.question(question.id), question.answer)
+
+    def next_index(self) -> int | None:
+        """The attempt to ask next: the first question of the plan not yet answered or skipped.
+
+        Retakes are appended after the plan's questions, so the position in the plan is not
+        the position in ``attempts``: after a retake the interview goes on where it was.
+        """
+        for i, attempt in enumerate(self.attempts):
+            if attempt.retry_of is None and not attempt.done:
+                return i
+        return None
+
+    def number(self, attempt_index: int) -> int:
+        """The 1-based place in the plan of the question attempt ``attempt_index`` asks."""
+        qid = self.attempts[attempt_index].question.id
+        ids = [q.id for q in self.plan.questions]
+        return ids.index(qid) + 1 if qid in ids else min(attempt_index, len(ids) - 1) + 1
 
     def retry(self, attempt_index: int) -> int:
         """Append a new attempt at the same question; returns its index."""

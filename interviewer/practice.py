@@ -22,11 +22,14 @@ def _parse(ts: str) -> datetime:
     return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
 
 
-def histories(store: Store, bank_id: str) -> dict[str, list[Review]]:
-    """Review history per point id of a bank."""
+def histories(store: Store, bank_id: str,
+              as_of: datetime | None = None) -> dict[str, list[Review]]:
+    """Review history per point id of a bank (only reviews up to ``as_of`` when given)."""
     out: dict[str, list[Review]] = defaultdict(list)
     for _bank, _qid, pid, _text, outcome, at in store.reviews(bank_id):
-        out[pid].append(Review(_parse(at), outcome))
+        when = _parse(at)
+        if as_of is None or when <= as_of:
+            out[pid].append(Review(when, outcome))
     return dict(out)
 
 
@@ -40,9 +43,10 @@ class PointStatus:
     mastered: bool
 
 
-def point_statuses(store: Store, bank: Bank, rubric: Rubric) -> list[PointStatus]:
+def point_statuses(store: Store, bank: Bank, rubric: Rubric,
+                   as_of: datetime | None = None) -> list[PointStatus]:
     """Every point of the current rubric that is not suspended, with its SM-2 state."""
-    hist = histories(store, bank.id)
+    hist = histories(store, bank.id, as_of)
     suspended = {pid for _b, pid in store.suspended(bank.id)}
     out = []
     for q in rubric.questions:
@@ -91,6 +95,17 @@ def mastery(statuses: list[PointStatus], bank: Bank) -> dict[str, float]:
         for tag in tags.get(s.question_id, ()):
             groups[tag].append(s.mastered)
     return {k: sum(v) / len(v) for k, v in groups.items() if v}
+
+
+def session_mastery(store: Store, bank: Bank, rubric: Rubric, asked: list[Question],
+                    as_of: datetime | None = None) -> dict[str, float]:
+    """Mastery for a session's report: the bank ("") and the tags of the questions it asked,
+    from the reviews made up to ``as_of`` (its end); empty before any review."""
+    statuses = point_statuses(store, bank, rubric, as_of)
+    if not any(s.reviews for s in statuses):
+        return {}
+    tags = {t for q in asked for t in q.tags}
+    return {k: v for k, v in mastery(statuses, bank).items() if k == "" or k in tags}
 
 
 def mastery_over_time(store: Store, bank: Bank, rubric: Rubric) -> list[tuple[datetime, float]]:

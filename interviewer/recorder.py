@@ -111,6 +111,18 @@ def _stored_limit(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value) if math.isfinite(value) and value > 0 else None
+def where_it_stopped(row: SessionRow) -> str:
+    """Where an interrupted session stands, numbered by the plan ("question 2 of 3, …")."""
+    pending = [a for a in row.attempts if a.score is None and not a.skipped]
+    if not pending:
+        return "all questions answered"
+    at = pending[0]
+    ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
+                                           if a.retry_of is None]
+    number = ids.index(at.question_id) + 1 if at.question_id in ids else at.seq + 1
+    retake = " (a retake)" if at.retry_of is not None else ""
+    return (f"question {number} of {max(len(ids), number)}{retake}, {len(at.answer)} "
+            "characters typed")
 
 
 def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Interview:
@@ -128,6 +140,11 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Inte
         except InterviewerError:
             bank = None
     by_id = {q.id: q for q in bank.questions} if bank else {}
+    if any(a.question_text and a.question_id in by_id
+           and by_id[a.question_id].text != a.question_text for a in row.attempts):
+        # a bank of that id now holds other questions: the session keeps what it stored
+        bank, by_id = None, {}
+        rubric = Rubric(bank=row.bank_id, questions=())
     attempts = []
     for a in row.attempts:
         question = by_id.get(a.question_id) or Question(id=a.question_id, text=a.question_text,

@@ -16,12 +16,18 @@ from pathlib import Path
 
 from interviewer.errors import InputError
 from interviewer.interview import Interview
+from interviewer.scoring import RULE as SCORE_RULE
+from interviewer.scoring import format_score
 from interviewer.timer import format_clock
 from interviewer.urls import redact_url
 
 SCHEMA = "interviewer.report/1"
 FORMATS = ("md", "html", "json")
 MARKS = {"covered": "✓ covered", "partial": "~ partial", "missed": "✗ missed"}
+
+
+def _mark(verdict: str) -> str:
+    return MARKS.get(verdict, f"✗ {verdict}")  # a verdict added later reads as not covered
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,7 @@ class ReportMeta:
     llm: dict[str, str] = field(default_factory=dict)  # base_url, model
     session_id: str | None = None
     mastery: dict[str, float] = field(default_factory=dict)  # "" = whole bank, else per tag
+    reference_answers: bool = False  # include each question's full reference answer
 
 
 def _clock(seconds: float) -> str:
@@ -52,10 +59,16 @@ def study_list(interview: Interview, limit: int = 8) -> list[dict]:
     return [{"question_id": q, "point": t, "weight": w} for (q, t), w in ranked]
 
 
+def _rounded(score: float | None) -> float | None:
+    return None if score is None else round(score, 4)
+
+
 def to_data(interview: Interview, meta: ReportMeta) -> dict:
     """The report as plain data: the JSON format, and what the other formats render."""
     questions = []
     for n, a in enumerate(interview.attempts, start=1):
+        sources = interview.reference_sentences(n - 1)
+        extra = {"reference_answer": a.question.answer} if meta.reference_answers else {}
         questions.append({
             "number": n,
             "question_id": a.question.id,
@@ -69,11 +82,14 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
             "score_with_followups": round(a.score_with_probing, 4) if a.followups else None,
             "points": [{"id": p.point_id, "text": p.text, "group": p.group,
                         "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason,
-                        "after_followup": a.probed_verdicts().get(p.point_id)}
+                        "after_followup": a.probed_verdicts().get(p.point_id),
+                        "reference": (sources.get(p.point_id) if p.verdict != "covered"
+                                      else None)}
                        for p in (a.grade.points if a.grade else ())],
             "followups": [{"question": f.question, "answer": f.answer, "source": f.source,
                            "targets": list(f.targets), "time_used_s": round(f.time_used, 1)}
                           for f in a.followups],
+            **extra,
         })
     return {
         "schema": SCHEMA,
@@ -84,7 +100,7 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
                     "duration_s": round(interview.total_time(), 1),
                     "models": {"embedding": redact_url(meta.model_id),
                                "llm": {k: redact_url(v) for k, v in meta.llm.items()} or None}},
-        "overall_score": round(interview.overall_score(), 4),
+        "overall_score": _rounded(interview.overall_score()),
         "mastery": {(k or "bank"): round(v, 4) for k, v in meta.mastery.items()} or None,
         "questions": questions,
         "study": study_list(interview),
@@ -112,6 +128,15 @@ def _meta_items(interview: Interview, meta: ReportMeta, d: dict) -> list[tuple[s
 _LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
+def _should_have_said(points: list[dict]) -> list[tuple[str, list[str]]]:
+    """Each reference sentence once, with the points not covered that it states."""
+    said: dict[str, list[str]] = {}
+    for p in points:
+        if p["verdict"] != "covered" and p.get("reference"):
+            said.setdefault(p["reference"], []).append(p["text"])
+    return list(said.items())
+
+
 def _md(text: str | None) -> str:
     """Inline Markdown-safe text: specials escaped, every kind of line break folded to a
     space (for tables and lists)."""
@@ -126,9 +151,10 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
     s = d["session"]
     lines = [f"# Mock interview: {_md(s['bank']['title'])}", ""]
     lines += [f"- {label}: {_md(value)}" for label, value in _meta_items(interview, meta, d)]
-    lines += [f"- Overall score: {d['overall_score']:.0%}"]
+    lines += [f"- Overall score: {format_score(d['overall_score'])} ({SCORE_RULE})"]
     if d["mastery"]:
-        lines.append("- Mastery (points whose last two reviews were covered): "
+        lines.append("- Mastery (points whose last two counted reviews, on different days, "
+                     "were covered; this session's tags, as of its end): "
                      + ", ".join(f"{_md(k)} {v:.0%}" for k, v in d["mastery"].items()))
     lines.append("")
     for q in d["questions"]:
@@ -149,11 +175,22 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
             lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
             for p in q["points"]:
                 why = f"“{_md(p['evidence'])}”" if p["evidence"] else _md(p["reason"])
+                if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
+                    why += f" — {_md(p['reason'])}"
                 if p["after_followup"]:
                     why += f" · {p['after_followup']} after the follow-up"
                 group = f"{_md(p['group'])} › " if p["group"] else ""
-                lines.append(f"| {MARKS[p['verdict']]} | {group}{_md(p['text'])} | {why} |")
+                lines.append(f"| {_mark(p['verdict'])} | {group}{_md(p['text'])} | {why} |")
             lines.append("")
+            said = _should_have_said(q["points"])
+            if said:
+                lines += ["**What the reference answer says for the points not covered**", ""]
+                lines += [f"- “{_md(sentence)}” ({'; '.join(_md(t) for t in texts)})"
+                          for sentence, texts in said]
+                lines.append("")
+        if "reference_answer" in q:
+            lines += ["**Reference answer**", "", "```text",
+                      q["reference_answer"].replace("```", "ʼʼʼ"), "```", ""]
         for f in q["followups"]:
             lines += [f"**Follow-up:** {_md(f['question'])}", "", "```text",
                       f["answer"].replace("```", "ʼʼʼ"), "```", ""]
@@ -222,8 +259,10 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
         out.append("<li>Mastery: " + _e(", ".join(f"{k} {v:.0%}" for k, v in d["mastery"].items()))
                    + "</li>")
     pct = d["overall_score"]
-    out += ["</ul>", f'<p class="overall">Overall score: {pct:.0%}'
-            f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span></p>']
+    bar = ("" if pct is None else
+           f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span>')
+    out += ["</ul>", f'<p class="overall">Overall score: {format_score(pct)}{bar}</p>',
+            f'<p class="rule">{_e(SCORE_RULE.capitalize())}.</p>']
     for q in d["questions"]:
         retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
         out.append(f'<section class="q"><h2>{q["number"]}. {_e(q["question"])}{_e(retake)}</h2>')
@@ -245,12 +284,24 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
                 group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
                 why = (f"“{_e(p['evidence'])}”" if p["evidence"]
                        else f'<span class="why">{_e(p["reason"])}</span>')
+                if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
+                    why += f' <span class="why">— {_e(p["reason"])}</span>'
                 if p["after_followup"]:
                     why += f' <span class="why">· {_e(p["after_followup"])} after the follow-up</span>'
 
-                out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(MARKS[p["verdict"]])}'
+                out.append(f'<tr class="{_e(p["verdict"])}"><td class="v">{_e(_mark(p["verdict"]))}'
                            f"</td><td>{group}{_e(p['text'])}</td><td>{why}</td></tr>")
             out.append("</tbody></table>")
+            said = _should_have_said(q["points"])
+            if said:
+                out.append('<p><strong>What the reference answer says for the points not '
+                           'covered</strong></p><ul class="said">')
+                out += [f'<li>“{_e(sentence)}” <span class="group">({_e("; ".join(texts))})'
+                        "</span></li>" for sentence, texts in said]
+                out.append("</ul>")
+        if "reference_answer" in q:
+            out.append("<p><strong>Reference answer</strong></p>")
+            out.append(f'<pre class="answer">{_e(q["reference_answer"])}</pre>')
         for f in q["followups"]:
             out.append(f"<p><strong>Follow-up:</strong> {_e(f['question'])}</p>")
             out.append(f'<pre class="answer">{_e(f["answer"])}</pre>')

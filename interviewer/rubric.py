@@ -27,6 +27,7 @@ import yaml
 from interviewer.bank import Bank, Question, qualified_id, read_text
 from interviewer.errors import RubricError
 from interviewer.paths import rubric_path_for
+from interviewer.reference import best_sentence
 from interviewer.textseg import (
     BULLET_RE,
     has_cjk,
@@ -56,6 +57,7 @@ class Point:
     group: str | None = None
     weight: float = 1.0
     keywords: tuple[str, ...] = ()
+    source: str | None = None  # the reference answer's sentence the point was taken from
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ def points_fingerprint(points: tuple[Point, ...] | list[Point]) -> str:
 class DraftPoint:
     text: str
     group: str | None = None
+    source: str | None = None  # where in the reference answer it was said
 
 
 @dataclass
@@ -203,7 +206,8 @@ def _join(*groups: str | None) -> str | None:
 
 
 def _sentence_points(text: str, group: str | None) -> list[DraftPoint]:
-    return [DraftPoint(strip_punct(s), group) for s in split_sentences(text) if strip_punct(s)]
+    return [DraftPoint(strip_punct(s), group, s.strip()) for s in split_sentences(text)
+            if strip_punct(s)]
 
 
 def _ends_with_label(text: str) -> tuple[str | None, str | None]:
@@ -259,17 +263,26 @@ def extract_points(answer: str) -> list[DraftPoint]:
         if label and body:
             items = enumeration_items(body)
             if items:
-                points += [DraftPoint(strip_punct(it), _join(group, label)) for it in items
-                           if strip_punct(it)]
+                points += [DraftPoint(strip_punct(it), _join(group, label), line.text)
+                           for it in items if strip_punct(it)]
             else:
                 # one point per sentence, each keeping the label that gives it its subject
                 sep = "：" if has_cjk(line.text) else ": "
-                points += [DraftPoint(f"{label}{sep}{strip_punct(s)}", group)
-                           for s in split_sentences(body) if strip_punct(s)]
+                sentences = [s for s in split_sentences(body) if strip_punct(s)]
+                points += [DraftPoint(f"{label}{sep}{strip_punct(s)}", group,
+                                      line.text if len(sentences) == 1 else s.strip())
+                           for s in sentences]
         else:
             points += _sentence_points(line.text, group)
         i += 1
-    return _dedupe(points)
+    return [_sourced(p, answer) for p in _dedupe(points)]
+
+
+def _sourced(point: DraftPoint, answer: str) -> DraftPoint:
+    """The point with a source that is really in the answer (a joined line is not)."""
+    if point.source and point.source in answer:
+        return point
+    return replace(point, source=best_sentence(point.text, answer))
 
 
 def _dedupe(points: list[DraftPoint]) -> list[DraftPoint]:
@@ -295,7 +308,8 @@ def point_id(question_id: str, draft: DraftPoint, taken: set[str]) -> str:
 
 def rubric_for_question(q: Question) -> QuestionRubric:
     taken: set[str] = set()
-    points = tuple(Point(id=point_id(q.id, d, taken), text=d.text, group=d.group)
+    points = tuple(Point(id=point_id(q.id, d, taken), text=d.text, group=d.group,
+                         source=d.source)
                    for d in extract_points(q.answer))
     if not points:
         raise RubricError(f"no key points could be extracted from the answer of '{q.id}'")
@@ -389,7 +403,7 @@ def rubric_to_data(rubric: Rubric) -> dict:
                 **({"source": q.source} if q.source != "extracted" else {}),
                 "points": [
                     {"id": p.id, "text": p.text, "group": p.group, "weight": p.weight,
-                     "keywords": list(p.keywords)}
+                     "keywords": list(p.keywords), **({"source": p.source} if p.source else {})}
                     for p in q.points
                 ],
             }
@@ -465,8 +479,13 @@ def rubric_from_data(data: object, path: Path | None = None) -> Rubric:
             if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
                 raise fail(f"{pw} ({pid}): 'keywords' must be a list of strings")
             group = rp.get("group")
+            source = rp.get("source")
+            if source is not None and not isinstance(source, str):
+                raise fail(f"{pw} ({pid}): 'source' must be text (the reference answer's "
+                           "sentence the point comes from)")
             points.append(Point(id=pid, text=text.strip(), group=str(group) if group else None,
-                                weight=float(weight), keywords=tuple(keywords)))
+                                weight=float(weight), keywords=tuple(keywords),
+                                source=source.strip() if source and source.strip() else None))
         if sum(p.weight for p in points) <= 0:
             raise fail(f"{where} ({rq['id']}): the point weights add up to 0")
         source = rq.get("source", "extracted")

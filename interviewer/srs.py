@@ -21,6 +21,7 @@ GOOD, HARD, LAPSE = "good", "hard", "lapse"
 QUALITY = {GOOD: 5, HARD: 3, LAPSE: 1}
 START_EASE = 2.5
 MIN_EASE = 1.3
+SAME_DAY_DAYS = 1.0  # recalls closer than this to the last counted review do not count
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,26 @@ def outcome_for(verdict: str, probed_verdict: str | None = None) -> str:
     return LAPSE
 
 
+def counted(history: Iterable[Review]) -> list[Review]:
+    """The reviews that move the schedule, in time order.
+
+    A recall less than a day after the last counted review says nothing new about
+    memory (a retake minutes later, the same point in two questions): it does not count,
+    or three reviews in four minutes would push a point weeks out. A lapse always counts.
+    """
+    out: list[Review] = []
+    for review in sorted(history, key=lambda r: r.at):
+        if (review.outcome != LAPSE and out
+                and review.at - out[-1].at < timedelta(days=SAME_DAY_DAYS)):
+            continue
+        out.append(review)
+    return out
+
+
 def schedule(history: Iterable[Review]) -> PointState:
     """The state after these reviews (in time order), by SM-2."""
     state = NEW
-    for review in sorted(history, key=lambda r: r.at):
+    for review in counted(history):
         q = QUALITY[review.outcome]
         ease = max(MIN_EASE, state.ease + 0.1 - (5 - q) * (0.08 + (5 - q) * 0.02))
         if q < 3:
@@ -81,6 +98,6 @@ def schedule(history: Iterable[Review]) -> PointState:
 
 
 def mastered(history: Iterable[Review]) -> bool:
-    """A point is mastered when its last two reviews were covered unprompted."""
-    last_two = sorted(history, key=lambda r: r.at)[-2:]
+    """A point is mastered when its last two counted reviews were covered unprompted."""
+    last_two = counted(history)[-2:]
     return len(last_two) == 2 and all(r.outcome == GOOD for r in last_two)

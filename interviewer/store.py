@@ -138,13 +138,10 @@ class SessionRow:
 
     @property
     def score(self) -> float | None:
-        latest: dict[str, AttemptRow] = {}
-        for a in self.attempts:
-            if a.score is not None or a.skipped:
-                latest[a.question_id] = a
-        if not latest:
-            return None
-        return sum(a.score or 0.0 for a in latest.values()) / len(latest)
+        """The session's score (:mod:`interviewer.scoring`), None when nothing was graded."""
+        from interviewer.scoring import session_score
+
+        return session_score((a.question_id, a.score, a.skipped) for a in self.attempts)
 
 
 class Store:

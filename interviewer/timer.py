@@ -75,6 +75,18 @@ class Countdown:
         return remaining is not None and remaining <= 0.0
 
 
+def marks_crossed(marks: tuple[float, ...], before: float | None,
+                  now: float | None) -> list[float]:
+    """The marks the remaining time went past between two readings, largest first.
+
+    A countdown that starts below a mark (a one-minute question, a resumed one) has not
+    crossed it: ``before`` is its remaining time when it started.
+    """
+    if before is None or now is None:
+        return []
+    return [m for m in sorted(marks, reverse=True) if before > m >= now]
+
+
 def format_clock(seconds: float) -> str:
     """``mm:ss`` (``h:mm:ss`` past an hour); partial seconds round up while counting down."""
     whole = int(-(-seconds // 1)) if seconds > 0 else 0

@@ -84,7 +84,7 @@ def test_unreadable_paths() -> None:
 def test_seed_import_keeps_all_nine_answers_verbatim() -> None:
     text = SEED.read_text(encoding="utf-8")
     bank = import_plaintext(text, path=SEED, bank_id="ai-infra-zh")
-    assert bank.title == "AI Infra 综合面经题库 (7)"
+    assert bank.title == "AI Infra 综合面经题库"  # not the " (7)" a download left behind
     assert bank.language == "zh"
     assert len(bank.questions) == 9
     assert [q.id for q in bank.questions] == [f"q{i:02d}" for i in range(1, 10)]
@@ -101,6 +101,16 @@ def test_shipped_bank_matches_the_seed_verbatim(zh_bank) -> None:
     seed = import_plaintext(SEED.read_text(encoding="utf-8"), bank_id="ai-infra-zh")
     assert [(q.id, q.text, q.answer) for q in zh_bank.questions] == \
         [(q.id, q.text, q.answer) for q in seed.questions]
+    assert zh_bank.title == seed.title
+
+
+@pytest.mark.parametrize("header, title", [
+    ("Interview notes (7)\n", "Interview notes"), ("Notes (v2)\n", "Notes (v2)"),
+    ("", "notes")])
+def test_a_copy_counter_is_not_part_of_an_imported_title(tmp_path, header, title) -> None:
+    path = tmp_path / "notes (3).txt"
+    bank = import_plaintext(header + "Q: What?\nThat.\n", path=path)
+    assert bank.title == title
 
 
 def test_import_round_trips_through_markdown() -> None:

@@ -421,3 +421,81 @@ def test_grade_batch_in_worker_processes_matches_one_process(tmp_path: Path, mon
                "--jobs", "2")[0] == 0
     by_id = lambda p: {r["id"]: r["score"] for r in map(json.loads, p.read_text().splitlines())}
     assert by_id(one) == by_id(two) and len(by_id(two)) == 40
+
+
+def test_report_skips_a_later_session_with_no_answer_and_says_which(isolated_home: Path) -> None:
+    import time
+
+    from interviewer.store import Store
+
+    sid = _stored_session(isolated_home)
+    time.sleep(1.1)  # started_at has a resolution of one second
+    store = Store.open(isolated_home)
+    store.start_session("99999999-empty", "ai-infra-zh", "AI Infra", {"question_ids": ["q01"]}, "m")
+    store.ensure_attempt("99999999-empty", 0, "q01", "大模型训练和推理如何加速？")
+    store.finish_session("99999999-empty", status="abandoned")
+    store.close()
+    code, out, err = run("report", "--format", "json")
+    assert code == 0 and json.loads(out)["session"]["id"] == sid
+    assert sid in err and "latest session with an answer" in err
+
+
+def test_report_into_a_missing_directory_is_refused(tmp_path: Path, isolated_home: Path) -> None:
+    _stored_session(isolated_home)
+    target = tmp_path / "no" / "such" / "dir" / "x.html"
+    code, _, err = run("report", "-o", str(target))
+    assert code == 2 and "no/such/dir" in err and err.count("\n") == 1
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("command", [["run", "--bank", "ai-infra-zh", "--count", "1"], ["drill"]])
+def test_the_interview_without_a_terminal_is_refused(isolated_home: Path, command) -> None:
+    import sqlite3
+
+    _stored_session(isolated_home)  # something to drill
+    proc = subprocess.run([sys.executable, "-m", "interviewer", *command],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                                         "INTERVIEWER_HOME": str(isolated_home)})
+    assert proc.returncode == 2 and "terminal" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    with sqlite3.connect(isolated_home / "interviewer.db") as db:
+        assert db.execute("SELECT count(*) FROM sessions WHERE status = 'active'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["run", "--count", "0"], "--count"), (["run", "--count", "-1"], "--count"),
+    (["drill", "--count", "0"], "--count"), (["--count", "0"], "--count"),
+    (["run", "--time-limit", "10"], "unit"), (["drill", "--time-limit", "10"], "unit"),
+    (["run", "--total-time", "30"], "unit"), (["run", "--total-time", "0m"], "more than 0")])
+def test_counts_and_durations_are_checked_alike(argv, fragment) -> None:
+    code, _, err = run(*argv)
+    assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_every_option_has_a_help_line() -> None:
+    import argparse
+
+    def parsers(p):
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action.choices.values():
+                    yield from parsers(choice)
+                names = {a.dest for a in action._choices_actions}
+                assert names == set(action.choices), f"{p.prog}: a subcommand without help"
+
+    for p in parsers(cli.build_parser()):
+        for action in p._actions:
+            assert action.help, f"{p.prog} {action.option_strings or action.dest} has no help"
+
+
+def test_report_with_reference_answers(isolated_home: Path) -> None:
+    _stored_session(isolated_home)
+    code, out, _ = run("report", "--format", "json", "--with-reference")
+    data = json.loads(out)
+    assert code == 0 and data["questions"][0]["reference_answer"].startswith("训练加速")
+    assert any(p["reference"] for p in data["questions"][0]["points"])
+    code, out, _ = run("report")
+    assert code == 0 and "**Reference answer**" not in out
+    assert "What the reference answer says for the points not covered" in out

@@ -145,3 +145,22 @@ def test_points_and_drill_commands(settings, bank, isolated_home) -> None:
     assert "1 suspended" in out and pid not in out
     code, _, err = run("points", "suspend", "q07.nope", "--bank", "ai-infra-zh")
     assert code == 2 and "no point q07.nope" in err
+
+
+def test_session_mastery_lists_only_its_tags_as_they_stood_then(tmp_path: Path, bank) -> None:
+    from interviewer.practice import session_mastery
+
+    store = Store.open(tmp_path)
+    rubric = rubric_for_bank(bank).rubric
+    review_all(store, bank, "q01", GOOD, T0, "s1")  # q01: training, inference
+    review_all(store, bank, "q01", GOOD, T0 + timedelta(days=2), "s2")  # now mastered
+    review_all(store, bank, "q01", LAPSE, T0 + timedelta(days=9), "s3")  # a later lapse
+    q01 = next(q for q in bank.questions if q.id == "q01")
+    then = session_mastery(store, bank, rubric, [q01], as_of=T0 + timedelta(days=2, hours=1))
+    assert set(then) == {"", "training", "inference"}
+    n_q01 = len(rubric.question("q01").points)
+    training = [q for q in rubric.questions if "training" in
+                next(b for b in bank.questions if b.id == q.id).tags]
+    assert then["training"] == pytest.approx(n_q01 / sum(len(q.points) for q in training))
+    later = session_mastery(store, bank, rubric, [q01], as_of=T0 + timedelta(days=10))
+    assert later["training"] == 0.0

@@ -215,3 +215,42 @@ def test_no_kind_of_line_break_can_leave_a_markdown_table_cell() -> None:
     for line in rows:
         if "verdict" not in line and "---" not in line:
             assert line.count(" | ") == 2 and line.endswith(" |"), repr(line)
+def test_points_not_covered_show_the_reference_sentence_and_partials_their_reason() -> None:
+    interview = sample_interview()
+    data = to_data(interview, META)
+    sources = interview.reference_sentences(0)
+    first = data["questions"][0]
+    for p in first["points"]:
+        assert p["reference"] == (None if p["verdict"] == "covered" else sources[p["id"]])
+    md = render_markdown(interview, META)
+    page = render_html(interview, META)
+    for p in first["points"]:
+        if p["verdict"] != "covered":
+            assert _md_escaped(sources[p["id"]]) in md and _html_escaped(sources[p["id"]]) in page
+    partial = next(p for q in data["questions"] for p in q["points"] if p["verdict"] == "partial")
+    row = next(line for line in md.splitlines() if line.startswith("| ~ partial"))
+    assert partial["evidence"] in row and partial["reason"] in row
+    assert "reference_answer" not in first and "**Reference answer**" not in md
+
+
+def test_the_report_can_include_each_reference_answer() -> None:
+    from dataclasses import replace
+
+    interview = sample_interview()
+    meta = replace(META, reference_answers=True)
+    data = to_data(interview, meta)
+    assert data["questions"][0]["reference_answer"] == interview.attempts[0].question.answer
+    assert "**Reference answer**" in render_markdown(interview, meta)
+    assert "Reference answer" in render_html(interview, meta)
+
+
+def _md_escaped(text: str) -> str:
+    from interviewer.report import _md
+
+    return _md(text)
+
+
+def _html_escaped(text: str) -> str:
+    import html
+
+    return html.escape(text)

@@ -255,3 +255,43 @@ def test_a_nan_weight_never_reaches_a_batch_result(tmp_path: Path) -> None:
                            "--out", str(out), "--model", "/nonexistent-model")
     assert code == 2 and "'weight' must be a finite number > 0" in err
     assert not out.exists() or "NaN" not in out.read_text(encoding="utf-8")
+def test_every_point_keeps_the_reference_sentence_it_came_from(zh_bank, en_bank) -> None:
+    for bank in (zh_bank, en_bank):
+        rubric = build_rubric(bank).rubric
+        for q, bq in zip(rubric.questions, bank.questions):
+            for p in q.points:
+                assert p.source and p.source in bq.answer, (q.id, p.text, p.source)
+                core = p.text.split("：")[-1].split(": ")[-1]
+                assert core[:4] in p.source, (q.id, p.text, p.source)
+
+
+def test_source_is_saved_and_an_old_rubric_without_it_falls_back_to_the_answer(tmp_path) -> None:
+    from interviewer.reference import point_sources
+
+    bank = _bank("学习率过大：训练会震荡。\n数据噪声：标签有误，模型学到噪声。")
+    rubric = build_rubric(bank).rubric
+    path = tmp_path / "t.yaml"
+    save_rubric(rubric, path)
+    assert "source:" in path.read_text(encoding="utf-8")
+    assert load_rubric(path).questions == rubric.questions
+    old = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for q in old["questions"]:
+        for p in q["points"]:
+            del p["source"]
+    path.write_text(yaml.safe_dump(old, allow_unicode=True), encoding="utf-8")
+    loaded = load_rubric(path).questions[0]
+    assert all(p.source is None for p in loaded.points)
+    sources = point_sources(loaded, bank.questions[0].answer)
+    by_text = {p.text: sources[p.id] for p in loaded.points}
+    assert by_text["数据噪声：标签有误，模型学到噪声"] == "数据噪声：标签有误，模型学到噪声。"
+    assert by_text["学习率过大：训练会震荡"] == "学习率过大：训练会震荡。"
+    assert point_sources(rubric.questions[0], "") == {p.id: p.source for p in rubric.questions[0].points}
+
+
+def test_a_source_that_is_not_text_is_refused(tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text("bank: t\nquestions:\n- id: q1\n  points:\n  - id: a\n    text: x y\n"
+                    "    source: [1]\n", encoding="utf-8")
+    with pytest.raises(RubricError) as info:
+        load_rubric(path)
+    assert "'source'" in str(info.value)

@@ -69,6 +69,8 @@ def test_question_screen(snap_compare, frozen) -> None:
 def test_question_screen_at_80x24(snap_compare, frozen) -> None:
     async def ready(pilot):
         await settle(pilot, lambda: pilot.app.model_status == "ready")
+        pilot.app.screen.query_one(TextArea).cursor_blink = False  # the frame must not blink
+        await pilot.pause()
     assert snap_compare(app(frozen), terminal_size=(80, 24), run_before=ready)
 
 

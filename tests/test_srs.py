@@ -62,3 +62,19 @@ def test_outcomes_from_verdicts(verdict, probed, outcome) -> None:
     ((GOOD, HARD), False), ((GOOD, GOOD, LAPSE), False)])
 def test_mastery_is_the_last_two_reviews_covered(outcomes, expected) -> None:
     assert mastered(reviews(*outcomes)) is expected
+
+
+def test_reviews_inside_one_day_do_not_compound() -> None:
+    burst = [Review(T0 + timedelta(minutes=m), GOOD) for m in (0, 2, 4)]
+    state = schedule(burst)
+    assert state.reps == 1 and state.interval_days == pytest.approx(1.0)
+    assert state.due == T0 + timedelta(days=1)
+    assert not mastered(burst)  # covered three times in four minutes is one day's recall
+    # the next day counts again
+    state = schedule(burst + [Review(T0 + timedelta(days=1, minutes=5), GOOD)])
+    assert state.reps == 2 and state.interval_days == pytest.approx(6.0)
+
+
+def test_a_lapse_inside_the_day_still_counts() -> None:
+    state = schedule([Review(T0, GOOD), Review(T0 + timedelta(minutes=3), LAPSE)])
+    assert state.reps == 0 and state.lapses == 1

@@ -171,6 +171,14 @@ async def test_skip_moves_on_and_keeps_the_draft(settings) -> None:
         await wait_for(pilot, lambda: asking(app))
         await type_answer(pilot, "半截答案")
         await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))  # a typed answer: ask first
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app, 0))
+        assert app.screen.query_one(TextArea).text == "半截答案"
+        assert not app.interview.attempts[0].skipped
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))
+        await pilot.press("y")
         await wait_for(pilot, lambda: asking(app, 1))
         assert app.interview.attempts[0].skipped
         assert app.interview.attempts[0].answer == "半截答案"
@@ -518,3 +526,213 @@ async def test_a_summary_of_skipped_questions_does_not_praise(settings) -> None:
         await wait_for(pilot, lambda: on(app, SummaryScreen))
         missed = str(app.screen.query_one("#missed", Static).content)
         assert "every question was skipped" in missed and "Well done" not in missed
+
+
+async def test_a_retake_mid_interview_goes_back_to_the_plan(settings, zh_bank) -> None:
+    app = build(settings, n=3)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "KV Cache。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: asking(app))
+        assert str(app.screen.query_one("#progress", Static).content) == "Question 1 of 3 · retake"
+        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app))
+        assert str(app.screen.query_one("#progress", Static).content) == "Question 2 of 3"
+        assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[1].text
+
+
+async def test_the_saved_label_shows_only_while_the_text_on_screen_is_saved(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        label = app.screen.query_one("#save-status", Static)
+        await type_answer(pilot, "第一句。")
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "第一句。", timeout=5)
+        assert str(label.content) == "✓ draft saved"
+        await type_answer(pilot, "第二句")
+        assert stored_answer(app, 0) == "第一句。"
+        assert str(label.content) != "✓ draft saved"
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "第一句。第二句", timeout=5)
+        assert str(label.content) == "✓ draft saved"
+
+
+async def test_the_time_used_reaches_disk_while_idle(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await type_answer(pilot, "答了一半")
+        await wait_for(pilot, lambda: stored_answer(app, 0) == "答了一半", timeout=5)
+        clock.advance(30)  # no key pressed after this
+
+        def stored_time() -> float:
+            return app.store.session(app.recorder.session_id).attempts[0].time_used
+
+        await wait_for(pilot, lambda: stored_time() >= 30, timeout=5)
+
+
+async def test_a_resumed_draft_takes_new_typing_at_its_end(settings) -> None:
+    first = build(settings, n=2)
+    async with first.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(first))
+        await type_answer(pilot, "第一行\n没写完的答案")
+        first.screen.save_now()
+        first.recorder.close()
+    first.store.close()
+    second = build(settings, plan=False)
+    async with second.run_test() as pilot:
+        await wait_for(pilot, lambda: on(second, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: asking(second, 0))
+        await pilot.press("x")
+        assert second.screen.query_one(TextArea).text == "第一行\n没写完的答案x"
+    second.recorder.close()
+
+
+async def test_skipping_an_empty_answer_does_not_ask(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: asking(app, 1))
+        assert app.interview.attempts[0].skipped
+
+
+def notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_one_minute_question_does_not_start_with_a_one_minute_warning(settings) -> None:
+    clock = ManualClock()
+    app = build(settings, time_limit=60, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app, 0))
+        clock.advance(1)
+        app.screen.tick()
+        await pilot.press("f3")  # nothing typed: skips at once
+        await wait_for(pilot, lambda: asking(app, 1))
+        clock.advance(1)
+        app.screen.tick()
+        await pilot.pause()
+        assert "1 minute left" not in notices(app)
+        clock.advance(50)
+        app.screen.tick()
+        await wait_for(pilot, lambda: "10 seconds left" in notices(app))
+        assert "1 minute left" not in notices(app)
+
+
+async def test_setup_wants_a_unit_on_a_time_as_the_command_line_does(settings) -> None:
+    app = build(settings, plan=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        app.screen.query_one("#time-limit", Input).value = "10"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert on(app, SetupScreen)
+        assert "needs a unit" in str(app.screen.query_one("#setup-error", Static).content)
+
+
+async def test_history_after_one_session_reads_right_at_80_columns(settings) -> None:
+    from interviewer.tui.screens.history import HistoryScreen
+
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await answer_to_summary(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: on(app, HistoryScreen))
+        table = app.screen.query_one(DataTable)
+        bank_column = table.ordered_columns[1]
+        assert bank_column.get_render_width(table) >= len("ai-infra-zh")
+        texts = " ".join(str(s.content) for s in app.screen.query(".trend-label"))
+        assert "1 session," in texts and "1 sessions" not in texts
+        assert "one session so far" in texts  # no chart that reads as 100 %
+        assert "different days" in texts  # why mastery is 0 % after one good answer
+        for label in app.screen.query(".trend-label"):  # height auto: wraps, never clipped
+            assert label.region.right <= 80 and label.styles.height.is_auto
+
+
+async def test_summary_reopens_feedback_keeps_the_export_path_and_fits_80_columns(settings) -> None:
+    from textual.widgets import Footer
+
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await answer_to_summary(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        footer = app.screen.query_one(Footer)
+        *keys, palette = footer.query("FooterKey")  # the palette key is drawn last, at the right
+        assert keys and all(k.region.right <= palette.region.x for k in keys)
+        await pilot.press("e")
+        await pilot.pause()
+        html = next((settings.data_dir / "reports").glob("*.html"))
+        assert str(html) in str(app.screen.query_one("#export-path", Static).content)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.screen.index == 0 and "PagedAttention" in str(
+            app.screen.query_one("#answer-text", Static).content)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        assert app.screen.query_one(DataTable).row_count == 1
+
+
+async def test_setup_check_boxes_show_their_state_by_a_mark_not_only_colour(settings) -> None:
+    from textual.widgets import SelectionList
+
+    app = build(settings, plan=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        banks_list = app.screen.query_one("#bank", SelectionList)
+        selected = set(banks_list.selected)
+        lines = {banks_list.get_option_at_index(i).value: banks_list.render_line(i).text
+                 for i in range(banks_list.option_count)}
+        assert selected and len(lines) > len(selected)
+        for value, line in lines.items():
+            assert ("✓" in line[:4]) == (value in selected), line
+
+
+async def test_chinese_answer_wraps_between_characters_and_no_line_starts_with_a_mark(settings) -> None:
+    from interviewer.linebreak import NO_START, cell_width
+
+    answer = ("训练加速：混合精度训练（FP16/BF16），梯度累积减少通信频率，数据并行加模型并行。推理"
+              "加速 KV缓存分页注意力连续批处理量化投机解码算子融合编译优化通信与计算重叠，还有更多。")
+    app = build(settings, n=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, answer)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        view = app.screen.query_one("#answer-text")
+        width = view.content_size.width
+        lines = [line.text.rstrip() for line in view.render_lines(view.content_region.reset_offset)]
+        lines = [line for line in lines if line]
+        assert "".join(lines).replace(" ", "") == answer.replace(" ", "")
+        assert not any(line[:1] in NO_START for line in lines)
+        cells = [sum(cell_width(c) for c in line) for line in lines]
+        assert all(c >= width - 3 for c in cells[:-1]), (width, cells)  # no short lines
+
+
+async def test_feedback_shows_what_should_have_been_said_for_points_not_covered(settings) -> None:
+    app = build(settings, n=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "训练加速：混合精度训练（FP16/BF16）。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        rubric = app.interview.rubric.question("q01")
+        rows = points_text(app).split("\n\n")
+        grade = app.interview.attempts[0].grade
+        shown = None
+        for row, p in zip(rows, grade.points):
+            source = rubric.point(p.point_id).source
+            if p.verdict == "covered":
+                assert "should have said" not in row
+            elif source == shown:  # a sentence stating several points is printed once
+                assert "should have said: “(the same sentence as above)”" in row
+            else:
+                assert f"should have said: “{source}”" in row
+                shown = source
+        assert any(p.verdict != "covered" for p in grade.points)

@@ -26,7 +26,7 @@ from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grades import AnswerGrader, Grade
 from interviewer.interview import FollowUpRound, Interview
-from interviewer.recorder import Recorder, interview_from_session
+from interviewer.recorder import Recorder, interview_from_session, where_it_stopped
 from interviewer.rubric import rubric_for_bank
 from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
 from interviewer.store import SessionRow, Store
@@ -42,12 +42,12 @@ from interviewer.tui.messages import (
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
+from interviewer.tui.signals import quit_cleanly_on_signals
 
 # Imported where used: the report, the follow-up prober and the help, history and summary
 # screens are not needed for the first frame, and every import before it delays it.
 if TYPE_CHECKING:
     from interviewer.probing import Prober
-
 
 class InterviewApp(App[int]):
     CSS_PATH = "styles/app.tcss"
@@ -94,9 +94,16 @@ class InterviewApp(App[int]):
         else:
             self.push_screen(SetupScreen(self.banks, self.choices))
             self.offer_resume()
+        quit_cleanly_on_signals(self, self.flush_draft)
         # Start loading only once the first screen is drawn: the loader competes for the
         # GIL, and the user should see a question before anything else happens.
         self.call_after_refresh(self.load_model)
+
+    def flush_draft(self) -> None:
+        """Write the answer being typed now, whichever screen is on top of it."""
+        for screen in self.screen_stack:
+            if isinstance(screen, InterviewScreen):
+                screen.save_now()
 
     def start_interview(self, plan: InterviewPlan, choices: SetupChoices | None = None) -> None:
         if choices is not None:
@@ -162,9 +169,7 @@ class InterviewApp(App[int]):
         if not interrupted:
             return
         row = interrupted[0]
-        pending = next((a for a in row.attempts if a.score is None and not a.skipped), None)
-        where = (f"question {pending.seq + 1} of {len(row.attempts)}, {len(pending.answer)} "
-                 f"characters typed" if pending else "all questions answered")
+        where = where_it_stopped(row)
         started = row.started_at.replace("T", " ")[:16]
 
         def decide(yes: bool | None) -> None:
@@ -420,11 +425,10 @@ class InterviewApp(App[int]):
 
     def next_question(self) -> None:
         assert self.interview is not None
-        nxt = self.interview.index + 1
+        nxt = self.interview.next_index()
         if self.total is not None and self.total.expired:
             self.finish()
-        elif nxt < len(self.interview.plan.questions) and nxt < len(self.interview.attempts) \
-                and self.interview.attempts[nxt].retry_of is None:
+        elif nxt is not None:
             self.interview.index = nxt
             self._ask(nxt)
         else:
@@ -444,6 +448,12 @@ class InterviewApp(App[int]):
         if self.recorder is not None:
             self.recorder.ensure(index)
         self._ask(index)
+
+    def review_feedback(self, index: int) -> None:
+        """The feedback on a graded answer again, from the summary; N goes back to it."""
+        assert self.interview is not None
+        self.interview.index = index
+        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True))
 
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
@@ -477,7 +487,7 @@ class InterviewApp(App[int]):
             return []
         stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
         base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
-        shares = self._bank_mastery(self.interview.bank)
+        shares = self._session_mastery()
         meta = ReportMeta(model_id=self.grader.model_id,
                           llm=self._llm_meta() if self.interview.plan.followups else {},
                           session_id=self.recorder.session_id if self.recorder else None,
@@ -489,7 +499,7 @@ class InterviewApp(App[int]):
             self.notify(f"Could not write the report: {exc.strerror} ({base.parent})",
                         severity="error", markup=False)
             return []
-        self.notify(f"Report written to {paths[0]} (and .md)", markup=False, timeout=12)
+        self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
 
     # ------------------------------------------------------------ app-wide actions
@@ -515,12 +525,16 @@ class InterviewApp(App[int]):
             return None
         return (rubric, statuses) if any(s.reviews for s in statuses) else None
 
-    def _bank_mastery(self, bank: Bank) -> dict[str, float]:
-        """Mastery of one bank (overall and per tag); empty until it has been practised."""
-        from interviewer.practice import mastery
+    def _session_mastery(self) -> dict[str, float]:
+        """Mastery of the interview's bank and of the tags it asked; empty before practice."""
+        from interviewer.practice import session_mastery
 
-        practised = self._practised(bank)
-        return mastery(practised[1], bank) if practised else {}
+        assert self.interview is not None
+        try:
+            return session_mastery(self.store, self.interview.bank, self.interview.rubric,
+                                   list(self.interview.plan.questions))
+        except InterviewerError:
+            return {}
 
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""
@@ -546,6 +560,7 @@ class InterviewApp(App[int]):
         screen = self.screen
         in_progress = isinstance(screen, InterviewScreen) and screen.mode == "question"
         if not in_progress:
+            self.flush_draft()  # a dialog may be over the answer being typed
             self.exit(0)
             return
 

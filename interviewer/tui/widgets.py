@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from rich.segment import Segment
+from textual.content import Content
+from textual.strip import Strip
+from textual.widgets import SelectionList, Static
 
+from interviewer.linebreak import line_ranges
 from interviewer.timer import format_clock
 
 WARN_AT = 60.0
@@ -28,3 +32,54 @@ class CountdownLabel(Static):
 def score_bar(score: float, width: int = 20) -> str:
     filled = round(max(0.0, min(1.0, score)) * width)
     return "█" * filled + "░" * (width - filled)
+
+
+class CheckList(SelectionList):
+    """A SelectionList whose boxes show a ✓ when ticked: state not by colour alone."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except Exception:  # past the last option: nothing to mark
+            return strip
+        if len(segments) < 3:
+            return strip
+        inner = segments[1]
+        mark = "✓" if option.value in self.selected else " "
+        segments[1] = Segment(mark, inner.style, inner.control)
+        return Strip(segments, strip.cell_length)
+
+
+class WrappedText(Static):
+    """Text broken into lines at the widget's width by :mod:`interviewer.linebreak`.
+
+    Chinese breaks between characters instead of at the last space, and a closing mark
+    never starts a line. Styles of the content (highlighted evidence) are kept.
+    """
+
+    DEFAULT_CSS = "WrappedText { height: auto; }"
+
+    def __init__(self, content: object = "", **kwargs) -> None:
+        super().__init__(content, markup=False, **kwargs)  # type: ignore[arg-type]
+        self._wrap_width = 0
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if width != self._wrap_width:
+            self._wrap_width = width
+            self._layout_cache.pop("_render.visual", None)
+        return super().get_content_height(container, viewport, width)
+
+    def on_resize(self) -> None:
+        if self.content_size.width != self._wrap_width:
+            self._wrap_width = self.content_size.width
+            self._layout_cache.pop("_render.visual", None)
+            self.refresh(layout=True)
+
+    def render(self):
+        visual = self.visual
+        width = self._wrap_width or self.content_size.width
+        if not isinstance(visual, Content) or width <= 0:
+            return visual
+        return Content("\n").join(visual[s:e] for s, e in line_ranges(visual.plain, width))

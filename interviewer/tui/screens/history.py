@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
-from interviewer.history import missed_points, trend
+from interviewer.history import mastery_label, missed_points, score_trend_label, trend
+from interviewer.scoring import format_score
 from interviewer.store import SessionRow
 
 
@@ -30,19 +31,11 @@ class HistoryScreen(Screen):
                 yield Static("No sessions yet. Finish an interview and it shows up here.",
                              markup=False)
             for bank_id, scores in trend(self.rows).items():
-                latest = f"latest {scores[-1]:.0%}, best {max(scores):.0%}, {len(scores)} sessions"
-                with Horizontal(classes="trend"):
-                    yield Static(Content(f"{bank_id}  ({latest})"), classes="trend-label")
-                    yield Sparkline([s * 100 for s in scores], summary_function=max,
-                                    classes="trend-chart")
+                yield Static(Content(score_trend_label(bank_id, scores)),
+                             classes="trend-label trend-chart")
             for bank_id, (shares, series) in self.mastery.items():
-                tags = ", ".join(f"{t} {v:.0%}" for t, v in sorted(shares.items()) if t)
-                with Horizontal(classes="trend"):
-                    yield Static(Content(f"{bank_id} mastery {shares.get('', 0.0):.0%}"
-                                         + (f"  ({tags})" if tags else "")),
-                                 classes="trend-label mastery")
-                    if series:
-                        yield Sparkline([v * 100 for v in series], classes="trend-chart")
+                yield Static(Content(mastery_label(bank_id, shares, series)),
+                             classes="trend-label mastery")
             yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
             missed = missed_points(self.rows, limit=10)
             if missed:
@@ -54,9 +47,11 @@ class HistoryScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Date (UTC)", "Bank", "Score", "Graded", "Status")
+        table.add_column("Date (UTC)")
+        table.add_column("Bank", width=max([4] + [len(r.bank_id) for r in self.rows]))
+        table.add_columns("Score", "Graded", "Status")
         for row in self.rows:
-            score = f"{row.score:.0%}" if row.score is not None else "—"
+            score = format_score(row.score)
             graded = sum(1 for a in row.attempts if a.score is not None)
             table.add_row(row.started_at[:16].replace("T", " "), Content(row.bank_id), score,
                           f"{graded}/{len(row.attempts)}", row.status)

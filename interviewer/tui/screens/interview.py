@@ -19,8 +19,8 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
 from interviewer.practice import RetakeDiff, retake_diff
-from interviewer.timer import Clock, Countdown
-from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, score_bar
+from interviewer.timer import Clock, Countdown, marks_crossed
+from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
 
 if TYPE_CHECKING:
     from interviewer.grades import Grade, PointResult
@@ -34,6 +34,7 @@ _MODEL_STATUS = {
 }
 DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
+TIME_SAVE_EVERY = 1.0  # the time used reaches disk this often while the clock runs
 MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
 STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
 HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning"}
@@ -41,14 +42,20 @@ QUESTION_ACTIONS = {"submit", "pause", "skip"}
 FOLLOWUP_ACTIONS = {"submit", "skip"}
 FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
 FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
+SAME_SOURCE = "(the same sentence as above)"
+WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
-def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Content:
-    """One point as styled content; user and bank text go in as plain strings, never markup."""
+def point_row(p: PointResult, numbers: bool, probed: str | None = None,
+              source: str | None = None) -> Content:
+    """One point as styled content; user and bank text go in as plain strings, never markup.
+
+    ``source``: the reference answer's sentence for the point, shown when it was not covered.
+    """
     if probed:
-        parts: list = [(f" {MARKS[probed]} ", "bold $accent")]
+        parts: list = [(f" {MARKS.get(probed, '✗')} ", "bold $accent")]
     else:
-        parts = [(f" {MARKS[p.verdict]} ", STYLES[p.verdict])]
+        parts = [(f" {MARKS.get(p.verdict, '✗')} ", STYLES.get(p.verdict, "bold $error"))]
     if p.group:
         parts.append((f"{p.group} › ", "dim"))
     parts.append(p.text)
@@ -60,6 +67,8 @@ def point_row(p: PointResult, numbers: bool, probed: str | None = None) -> Conte
         parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
     elif p.verdict != "covered":
         parts += ["\n     ", (p.reason, "dim")]
+    if source and p.verdict != "covered":
+        parts += ["\n     ", ("should have said: “", "dim"), (source, "$text-muted"), ("”", "dim")]
     return Content.assemble(*parts)
 
 
@@ -74,10 +83,16 @@ def retake_line(diff: RetakeDiff) -> str:
     return " · ".join(parts)
 
 
-def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None) -> Content:
-    probed = probed or {}
-    return Content("\n\n").join(point_row(p, numbers, probed.get(p.point_id))
-                                 for p in grade.points)
+def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None,
+                sources: dict[str, str] | None = None) -> Content:
+    probed, sources = probed or {}, sources or {}
+    rows, shown = [], None
+    for p in grade.points:
+        source = sources.get(p.point_id)
+        if source is not None and p.verdict != "covered":
+            source, shown = (SAME_SOURCE if source == shown else source), source
+        rows.append(point_row(p, numbers, probed.get(p.point_id), source))
+    return Content("\n\n").join(rows)
 
 
 def highlighted_answer(grade: Grade) -> Content:
@@ -104,8 +119,11 @@ class InterviewScreen(Screen):
 
     mode: reactive[str] = reactive("question", init=False)  # question | feedback
 
-    def __init__(self, interview: Interview, index: int, clock: Clock) -> None:
+    def __init__(self, interview: Interview, index: int, clock: Clock,
+                 feedback: bool = False) -> None:
+        """``feedback``: open on the feedback of attempt ``index`` (from the summary)."""
         super().__init__()
+        self.opens_on_feedback = feedback
         self.interview = interview
         self.clock = clock
         self.index = index
@@ -114,7 +132,7 @@ class InterviewScreen(Screen):
         self.paused = False
         self.numbers = False
         self.followup_countdown: Countdown | None = None
-        self._warned: set[float] = set()
+        self._last_remaining: float | None = None
         self._save_timer = None
 
     @property
@@ -134,7 +152,7 @@ class InterviewScreen(Screen):
                 with Horizontal(id="question-bar", classes="question-bar"):
                     yield Static("", id="progress", markup=False)
                     yield CountdownLabel("", id="countdown")
-                yield Static("", id="question-text", markup=False)
+                yield WrappedText("", id="question-text")
                 yield TextArea("", id="answer", soft_wrap=True,
                                placeholder="Type your answer. Ctrl+S submits; F2 pauses the clock.")
                 with Vertical(id="waiting"):
@@ -155,21 +173,25 @@ class InterviewScreen(Screen):
                 yield TextArea("", id="followup-answer", soft_wrap=True,
                                placeholder="Answer the follow-up. Ctrl+S submits; F3 skips it.")
             with Vertical(id="feedback-panel"):
-                yield Static("", id="feedback-question", markup=False)
+                yield WrappedText("", id="feedback-question")
                 with Horizontal(id="score-bar"):
                     yield Static("", id="score", markup=False)
                     yield Static("", id="counts", markup=False)
                 yield Static("", id="retake-diff", markup=False)
                 with VerticalScroll(id="answer-view"):
-                    yield Static("", id="answer-text")
+                    yield WrappedText("", id="answer-text")
                 with VerticalScroll(id="points"):
-                    yield Static("", id="points-text")
+                    yield WrappedText("", id="points-text")
         yield Footer()
 
     def on_mount(self) -> None:
         self.watch(self.app, "model_status", self._show_model_status)
         self.set_interval(TICK, self.tick)
-        self.show_question(self.index)
+        self.set_interval(TIME_SAVE_EVERY, self._save_time)
+        if self.opens_on_feedback:
+            self.show_feedback(self.index)
+        else:
+            self.show_question(self.index)
 
     # ------------------------------------------------------------ panels
 
@@ -178,18 +200,19 @@ class InterviewScreen(Screen):
         self.index = index
         attempt = self.attempt
         total = len(self.interview.plan.questions)
-        number = min(index, total - 1) + 1
+        number = self.interview.number(index)
         retake = " · retake" if attempt.retry_of is not None else ""
         self.query_one("#progress", Static).update(f"Question {number} of {total}{retake}")
         self.query_one("#question-text", Static).update(attempt.question.text)
         answer = self.query_one("#answer", TextArea)
         answer.load_text(attempt.answer)
+        answer.move_cursor(answer.document.end)  # a restored draft goes on where it stopped
         answer.read_only = False
         answer.display = True
         self.query_one("#waiting").display = False
         self.query_one("#paused").display = False
         self.waiting = self.paused = False
-        self._warned = set()
+        self.query_one("#save-status", Static).update("")
         # a resumed attempt keeps the time it had already used
         self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
                                    used_before=attempt.time_used).start()
@@ -199,6 +222,7 @@ class InterviewScreen(Screen):
         self.mode = "question"
         self.query_one(ContentSwitcher).current = "question-panel"
         answer.focus()
+        self._last_remaining = self._remaining()  # warn only at marks crossed from here
         self.tick()
 
     def show_feedback(self, index: int) -> None:
@@ -207,6 +231,7 @@ class InterviewScreen(Screen):
         grade = attempt.grade
         assert grade is not None
         counts = {v: sum(1 for p in grade.points if p.verdict == v) for v in MARKS}
+        counts["missed"] = len(grade.points) - counts["covered"] - counts["partial"]
         self.query_one("#feedback-question", Static).update(attempt.question.text)
         probed = attempt.probed_verdicts()
         with_probing = (f" · with follow-up {attempt.score_with_probing:.0%}"
@@ -222,12 +247,17 @@ class InterviewScreen(Screen):
         diff_line.display = previous is not None
         if previous is not None:
             diff_line.update(retake_line(retake_diff(previous, grade)))
-        self.query_one("#points-text", Static).update(points_view(grade, self.numbers, probed))
+        self.query_one("#points-text", Static).update(
+            points_view(grade, self.numbers, probed, self._sources()))
         self.waiting = False
         self.mode = "feedback"
         self.query_one(ContentSwitcher).current = "feedback-panel"
         self.query_one("#points", VerticalScroll).scroll_home(animate=False)
         self.query_one("#points", VerticalScroll).focus()
+
+    def _sources(self) -> dict[str, str]:
+        """Point id -> the reference answer's sentence for it."""
+        return self.interview.reference_sentences(self.index)
 
     def watch_mode(self) -> None:
         self.refresh_bindings()
@@ -250,21 +280,26 @@ class InterviewScreen(Screen):
             return
         if self.mode != "question":
             return
-        remaining = self.countdown.remaining()
-        total = self.app_.total
-        if total is not None and (remaining is None or total.remaining() < remaining):
-            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        remaining = self._remaining()
         self.query_one(CountdownLabel).show(remaining, self.countdown.elapsed(), self.paused)
         if remaining is None or self.waiting:
             return
-        for mark, text in ((WARN_AT, "1 minute left"), (CRITICAL_AT, "10 seconds left")):
-            if remaining <= mark and mark not in self._warned and remaining > 0:
-                self._warned.add(mark)
-                self.notify(text, severity="warning" if mark == WARN_AT else "error", timeout=4)
+        if remaining > 0:
+            for mark in marks_crossed((WARN_AT, CRITICAL_AT), self._last_remaining, remaining):
+                self.notify(WARNINGS[mark], severity="warning" if mark == WARN_AT else "error",
+                            timeout=4)
+        self._last_remaining = remaining
         if remaining <= 0:
             self.attempt.auto_submitted = True
             self.notify("Time is up: your answer was submitted as it stands.", timeout=6)
             self._submit(allow_empty=True)
+
+    def _remaining(self) -> float | None:
+        remaining = self.countdown.remaining()
+        total = self.app_.total
+        if total is not None and (remaining is None or total.remaining() < remaining):
+            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        return remaining
 
     def _show_model_status(self, status: str) -> None:
         self.query_one("#model-status", Static).update(_MODEL_STATUS.get(status, status))
@@ -289,6 +324,7 @@ class InterviewScreen(Screen):
         # of the first unsaved keystroke (a throttle, not a debounce: steady typing saves too)
         self.attempt.answer = event.text_area.text
         self._update_count()
+        self.query_one("#save-status", Static).update("")  # what is shown is not saved yet
         if self._save_timer is None:
             self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
 
@@ -306,6 +342,12 @@ class InterviewScreen(Screen):
             status.update("✓ draft saved")
         else:
             status.update("⚠ not saved")
+
+    def _save_time(self) -> None:
+        """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
+        if self.mode == "question" and not self.waiting and \
+                self.countdown.elapsed() - self.attempt.time_used >= TIME_SAVE_EVERY:
+            self.save_now()
 
     # ------------------------------------------------------------ question actions
 
@@ -371,6 +413,24 @@ class InterviewScreen(Screen):
     def _skip(self) -> None:
         if self.waiting or self.mode != "question":
             return
+        self.save_now()
+        if not self.query_one("#answer", TextArea).text.strip():
+            self._skip_now()
+            return
+        from interviewer.tui.screens.confirm import ConfirmScreen
+
+        def decide(skip: bool | None) -> None:
+            if skip:
+                self._skip_now()
+            else:
+                self.query_one("#answer", TextArea).focus()
+
+        self.app.push_screen(ConfirmScreen("Skip this question? What you typed is kept, "
+                                           "but not graded."), decide)
+
+    def _skip_now(self) -> None:
+        if self.waiting or self.mode != "question":
+            return
         self._stop_clocks()
         self.save_now()
         self.app_.skip_question(self.index)
@@ -410,7 +470,6 @@ class InterviewScreen(Screen):
         self.query_one("#followup-notice", Static).update(notice or "")
         limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
         self.followup_countdown = Countdown(self.clock, limit).start()
-        self._warned = set()
         answer = self.query_one("#followup-answer", TextArea)
         answer.read_only = False
         answer.focus()
@@ -445,7 +504,7 @@ class InterviewScreen(Screen):
         grade = self.attempt.grade
         if grade is not None:
             self.query_one("#points-text", Static).update(
-                points_view(grade, self.numbers, self.attempt.probed_verdicts()))
+                points_view(grade, self.numbers, self.attempt.probed_verdicts(), self._sources()))
 
     def action_next(self) -> None:
         self.app_.next_question()

@@ -15,6 +15,7 @@ from interviewer.bank import Bank, combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
 from interviewer.session import SetupChoices, make_plan
+from interviewer.tui.widgets import CheckList
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewApp
@@ -49,12 +50,12 @@ class SetupScreen(Screen):
             yield Static("Set up your mock interview", id="setup-title")
             with Horizontal(classes="field"):
                 yield Label("Question banks", classes="field-label")
-                yield SelectionList[str](
+                yield CheckList(
                     *[(Content(f"{b.title} ({b.id}, {len(b.questions)} questions)"), b.id,
                        b.id in chosen) for b in self.banks.values()], id="bank")
             with Horizontal(classes="field"):
                 yield Label("Topics (none = all)", classes="field-label")
-                yield SelectionList[str](id="tags")
+                yield CheckList(id="tags")
             with Horizontal(classes="field"):
                 yield Label("Questions", classes="field-label")
                 yield Input(str(c.count) if c.count else "", placeholder="all",
@@ -139,7 +140,7 @@ class SetupScreen(Screen):
             if not text:
                 return None
             try:
-                return parse_duration(text)
+                return parse_duration(text, unit_required=True)
             except ValueError as exc:
                 raise ValueError(f"{name}: {exc}.") from None
 

@@ -11,6 +11,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from interviewer.scoring import RULE as SCORE_RULE
+from interviewer.scoring import format_score
 from interviewer.timer import format_clock
 from interviewer.tui.widgets import score_bar
 
@@ -20,9 +22,9 @@ if TYPE_CHECKING:
 
 class SummaryScreen(Screen):
     BINDINGS = [
-        Binding("e", "export", "Export report"),
-        Binding("r", "retry", "Retake selected"),
-        Binding("n", "new", "New interview"),
+        Binding("e", "export", "Export"),
+        Binding("r", "retry", "Retake"),
+        Binding("n", "new", "New"),
         Binding("h", "app.history", "History"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
@@ -34,12 +36,17 @@ class SummaryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         total = self.interview.overall_score()
+        bar = f"  {score_bar(total)}" if total is not None else ""
         yield Header()
-        yield Static(f"Interview complete · overall {total:.0%}  {score_bar(total)}  · "
+        yield Static(f"Interview complete · overall {format_score(total)}{bar}  · "
                      f"time {format_clock(self.interview.total_time())}", id="score",
                      markup=False)
+        yield Static(f"Overall: {SCORE_RULE}.", id="score-rule", markup=False)
         with VerticalScroll(id="summary"):
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+            yield Static("Enter: the feedback on the selected answer", id="summary-hint",
+                         markup=False)
+            yield Static("", id="export-path", markup=False)
             yield Static("Points missed most", id="missed-title")
             missed = self.interview.missed_most()
             graded = any(a.grade is not None for a in self.interview.attempts)
@@ -86,7 +93,17 @@ class SummaryScreen(Screen):
             table.move_cursor(row=min(cursor, table.row_count - 1))
 
     def action_export(self) -> None:
-        self.app.export_report()  # type: ignore[attr-defined]
+        paths = self.app.export_report()  # type: ignore[attr-defined]
+        if paths:  # kept on screen, not in a toast that vanishes
+            self.query_one("#export-path", Static).update(
+                "Report written to:\n" + "\n".join(f"  {p}" for p in paths))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        attempt = self.interview.attempts[event.cursor_row]
+        if attempt.grade is None:
+            self.notify("No feedback: this question was not graded.", timeout=4)
+            return
+        self.app.review_feedback(event.cursor_row)  # type: ignore[attr-defined]
 
     def action_retry(self) -> None:
         table = self.query_one(DataTable)
