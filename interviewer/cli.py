@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp = bank_sub.add_parser("export", help="write a bank as Markdown or as a text file Anki "
                               "imports")
     exp.add_argument("bank", help="bank id or path")
-    exp.add_argument("--format", choices=["markdown", "anki"], default="markdown")
+    exp.add_argument("--format", choices=["markdown", "anki"], default="markdown",
+                     help="markdown (a bank file) or anki (a text file Anki imports); default markdown")
     exp.add_argument("--missed", action="store_true", help="only questions with points you "
                      "missed, listed on the card's back (from your practice history)")
     exp.add_argument("-o", "--out", help="output file, or - for stdout (default: stdout)")
