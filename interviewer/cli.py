@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -668,6 +669,13 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_history(settings, args, out)
     except InterviewerError as exc:
         err.write(f"interviewer: error: {exc}\n")
+        return EXIT_USAGE
+    except sqlite3.OperationalError as exc:  # locked after it was opened: busy, not broken
+        from interviewer.store import DB_NAME, is_locked, locked_error
+
+        if not is_locked(exc):
+            raise
+        err.write(f"interviewer: error: {locked_error(settings.data_dir / DB_NAME)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         err.write("interviewer: interrupted\n")

@@ -99,6 +99,34 @@ class NewerSchemaError(InterviewerError):
     """The database was written by a newer interviewer; do not touch it."""
 
 
+class DatabaseLocked(InterviewerError):
+    """Another process holds the database's lock: it is busy, not damaged."""
+
+
+class SessionBusy(InterviewerError):
+    """The session is open in another window (another process holds its lock)."""
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection holds a lock (not damage)."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def locked_error(path: Path | None) -> DatabaseLocked:
+    return DatabaseLocked(f"database is locked by another interviewer process ({path}); "
+                          "try again")
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another process's lock before giving up (INTERVIEWER_DB_TIMEOUT)."""
+    try:
+        value = float(os.environ.get("INTERVIEWER_DB_TIMEOUT", "5"))
+    except ValueError:
+        return 5.0
+    return value if 0 <= value < 3600 else 5.0
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -157,8 +185,13 @@ class Store:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, data_dir: Path) -> Store:
-        """Open or create the database; a corrupt one is moved aside, never deleted."""
+    def open(cls, data_dir: Path, timeout: float | None = None) -> Store:
+        """Open or create the database; a corrupt one is moved aside, never deleted.
+
+        A database another process holds locked is healthy: after waiting ``timeout``
+        seconds this raises :class:`DatabaseLocked` and leaves the file where it is.
+        """
+        timeout = lock_timeout() if timeout is None else timeout
         path = data_dir / DB_NAME
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -168,11 +201,13 @@ class Store:
             return cls.in_memory(f"{data_dir} is not writable: this interview will not be saved "
                                  "(fix the permissions or set INTERVIEWER_HOME)")
         try:
-            conn = cls._connect(path)
+            conn = cls._connect(path, timeout)
             return cls(conn, path)
         except NewerSchemaError as exc:
             raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
         except sqlite3.DatabaseError as exc:
+            if is_locked(exc):
+                raise locked_error(path) from None
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 return cls.in_memory(f"{path} cannot be written ({exc}): this interview will "
                                      "not be saved")
@@ -181,7 +216,7 @@ class Store:
                 src = Path(str(path) + suffix)
                 if src.exists():
                     src.replace(Path(str(aside) + suffix))
-            conn = cls._connect(path)
+            conn = cls._connect(path, timeout)
             return cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
                                           f"was moved to {aside} and a new one started")
 
@@ -192,12 +227,12 @@ class Store:
         return cls(conn, None, notice=notice, persistent=notice is None)
 
     @staticmethod
-    def _connect(path: Path) -> sqlite3.Connection:
-        conn = sqlite3.connect(path, timeout=5.0, check_same_thread=False)
+    def _connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=timeout, check_same_thread=False)
         try:
+            conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=5000")
             result = conn.execute("PRAGMA quick_check").fetchone()
             if result is None or result[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {result}")
