@@ -442,8 +442,9 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 
     if getattr(args, "drill_plan", None) is not None:
         plan, choices = args.drill_plan, args.drill_choices
+    store = getattr(args, "store", None) or Store.open(settings.data_dir)
     app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings, plan=plan,
-                   choices=choices, store=Store.open(settings.data_dir),
+                   choices=choices, store=store,
                    resume=getattr(args, "resume_row", None))
     app.run()
     return app.return_code or 0
@@ -546,12 +547,16 @@ def cmd_resume(settings: Settings, args: argparse.Namespace) -> int:
     from interviewer.store import Store
 
     store = Store.open(settings.data_dir)
-    interrupted = store.interrupted()
-    if not interrupted:
+    try:
+        row = store.claim_interrupted()  # held from here on: a second resume is refused
+    except InterviewerError:
+        store.close()
+        raise
+    if row is None:
+        store.close()
         raise InputError("no interrupted interview to resume",
                          hint="'interviewer history' lists past sessions")
-    args.resume_row = interrupted[0]
-    store.close()
+    args.resume_row, args.store = row, store
     return cmd_run(settings, args)
 
 

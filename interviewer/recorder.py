@@ -18,7 +18,7 @@ from interviewer.grades import Grade
 from interviewer.interview import Attempt, FollowUpRound, Interview
 from interviewer.rubric import Rubric, points_fingerprint, rubric_for_bank
 from interviewer.session import InterviewPlan
-from interviewer.store import SessionRow, Store
+from interviewer.store import SessionBusy, SessionRow, Store
 
 
 def new_session_id() -> str:
@@ -50,8 +50,9 @@ class Recorder:
                 plan["llm"] = {k: v for k, v in llm.items() if k in ("base_url", "model")}
             store.start_session(recorder.session_id, interview.bank.id, interview.bank.title,
                                 plan, model_id)
-        else:
-            store.hold(session_id)  # a resumed session is ours again
+        elif not store.hold(session_id):  # a resumed session is ours again, or not at all
+            raise SessionBusy("this interview is already open in another window",
+                              hint="switch to that window")
         for seq in range(len(interview.attempts)):
             recorder.ensure(seq)
         return recorder

@@ -306,18 +306,58 @@ class Store:
             return None
         return self.path.parent / "locks" / f"{session_id}.lock"
 
-    def hold(self, session_id: str) -> None:
-        """Mark the session as running in this process until it ends or the process dies."""
+    def hold(self, session_id: str) -> bool:
+        """Mark the session as running in this process until it ends or the process dies.
+
+        False when another process holds it. Taking the lock is the check: there is no
+        window between asking whether a session is free and claiming it.
+        """
+        if session_id in self._locks:
+            return True
         path = self._lock_path(session_id)
         if path is None or fcntl is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle = path.open("a")
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return
-        self._locks[session_id] = handle
+            return True
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                handle = path.open("a")
+            except OSError:
+                return False  # no lock file, no claim: two writers would be worse
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                return False
+            try:  # the holder before us may have unlinked the file as it released it
+                same = os.fstat(handle.fileno()).st_ino == path.stat().st_ino
+            except OSError:
+                same = False
+            if same:
+                self._locks[session_id] = handle
+                return True
+            handle.close()
+
+    def claim_interrupted(self) -> SessionRow | None:
+        """The newest interrupted session, now held by this process; None if there is none.
+
+        :class:`SessionBusy` when every unfinished session is open in another window.
+        """
+        busy = False
+        for (session_id,) in self.conn.execute(
+                "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC").fetchall():
+            if session_id in self._locks:
+                continue
+            if self.hold(session_id):
+                row = self.session(session_id)
+                if row is not None and row.status == "active":
+                    return row
+                self.release(session_id)
+                continue
+            busy = True
+        if busy:
+            raise SessionBusy("the interrupted interview is already open in another window",
+                              hint="switch to that window, or finish it there first")
+        return None
 
     def release(self, session_id: str) -> None:
         handle = self._locks.pop(session_id, None)

@@ -83,3 +83,99 @@ def test_cli_on_a_locked_database_says_so_in_one_line_and_exits_2(tmp_path: Path
             assert "No sessions" not in proc.stdout
         assert _aside(home) == []
     assert Store.open(home).suspended() == {("bank", "held-point")}
+
+
+# A process that claims the interrupted session the way ``interviewer resume`` does, at a
+# moment set by a shared start file, and keeps it until told to stop.
+CLAIMER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from interviewer.store import Store
+    from interviewer.errors import InterviewerError
+    home, go = Path(sys.argv[1]), Path(sys.argv[2])
+    store = Store.open(home)
+    print("READY", flush=True)
+    while not go.exists():
+        time.sleep(0.001)
+    try:
+        row = store.claim_interrupted()
+        print("GOT", row.id if row else None, flush=True)
+    except InterviewerError as exc:
+        print("BUSY", exc, flush=True)
+    sys.stdin.readline()
+""")
+
+
+def _interrupted_session(home: Path) -> None:
+    store = Store.open(home)
+    store.start_session("s1", "ai-infra-zh", "AI Infra", {"question_ids": ["q01"]}, None)
+    store.ensure_attempt("s1", 0, "q01", "?")
+    store.save_draft("s1", 0, "半句", 12.0)
+    store.close()  # the process dies mid-interview: the session stays active, unheld
+
+
+def _claimer(home: Path, go: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", CLAIMER, str(home), str(go)], env=env,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "READY", child.stderr.read()
+    return child
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_two_resumes_at_once_exactly_one_gets_the_session(tmp_path: Path, round_: int) -> None:
+    _interrupted_session(tmp_path)
+    go = tmp_path / "go"
+    children = [_claimer(tmp_path, go) for _ in range(2)]
+    try:
+        go.touch()
+        answers = sorted(c.stdout.readline().strip() for c in children)
+    finally:
+        for c in children:
+            c.kill()
+            c.wait()
+    assert answers[0] == "BUSY the interrupted interview is already open in another window " \
+                         "(switch to that window, or finish it there first)", answers
+    assert answers[1] == "GOT s1", answers
+
+
+def test_resume_refuses_a_session_open_elsewhere_in_one_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _interrupted_session(home)
+    go = tmp_path / "go"
+    go.touch()
+    holder = _claimer(home, go)
+    try:
+        assert holder.stdout.readline().strip() == "GOT s1"
+        env = {**os.environ, "INTERVIEWER_HOME": str(home), "PYTHONPATH": str(ROOT)}
+        proc = subprocess.run([sys.executable, "-m", "interviewer", "resume"], env=env,
+                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert proc.returncode == 2, proc.stderr
+    assert "already open in another window" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_session_held_by_another_process_is_not_taken_over(tmp_path: Path) -> None:
+    from interviewer.bank import BankCatalog
+    from interviewer.recorder import Recorder, interview_from_session
+
+    _interrupted_session(tmp_path)
+    go = tmp_path / "go"
+    go.touch()
+    holder = _claimer(tmp_path, go)
+    try:
+        assert holder.stdout.readline().strip() == "GOT s1"
+        store = Store.open(tmp_path)
+        assert store.hold("s1") is False
+        interview = interview_from_session(store.session("s1"), BankCatalog([ROOT / "bank"]))
+        with pytest.raises(SessionBusy, match="already open in another window"):
+            Recorder.start(store, interview, None, session_id="s1")
+    finally:
+        holder.kill()
+        holder.wait()
+    # once that process is gone, the session is free to take
+    assert Store.open(tmp_path).hold("s1") is True

@@ -180,9 +180,13 @@ class InterviewApp(App[int]):
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
                         severity="error", markup=False)
             return
-        self.interview = interview
-        self.recorder = Recorder.start(self.store, interview, self.grader.model_id,
-                                       session_id=row.id)
+        try:
+            recorder = Recorder.start(self.store, interview, self.grader.model_id,
+                                      session_id=row.id)
+        except InterviewerError as exc:  # open in another window: that one keeps it
+            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
+            return
+        self.interview, self.recorder = interview, recorder
         self.sub_title = interview.bank.title
         total = interview.plan.total_limit
         if total:
