@@ -80,7 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--report", type=Path,
                        help="also write a session report of the batch (.md, .html or .json)")
     grade.add_argument("--model", help="embedding model name or path")
-    grade.add_argument("--jobs", type=int, default=1, help="worker processes (batch mode)")
+    grade.add_argument("--jobs", type=int, default=1,
+                       help="worker processes (batch mode); at most the number of cores")
+    grade.add_argument("--force-jobs", action="store_true",
+                       help="run --jobs workers even when that is more than the cores")
     grade.add_argument("--resume", action="store_true",
                        help="skip ids already graded in --out and append the rest")
 
@@ -282,10 +285,12 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         CHUNK,
         BatchError,
         Progress,
-        done_ids,
-        drop_partial_line,
+        ResultFile,
+        cap_jobs,
+        check_output,
         grade_items,
         parse_batch,
+        report_grades,
     )
     from interviewer.grades import Grade
 
@@ -295,35 +300,40 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         raise InputError("--resume needs --out (the file whose finished ids are skipped)")
     if args.jobs < 1:
         raise InputError("--jobs must be at least 1")
+    check_output(args.answers, args.out)
+    jobs, capped = cap_jobs(args.jobs, args.force_jobs)
+    if capped:
+        err.write(f"interviewer: {capped}\n")
     rubric = _resolve_rubric(settings, args.rubric, err)
     parsed = parse_batch(read_text(args.answers, InputError), rubric)
-    skip = done_ids(args.out) if args.resume else set()
+    # locked before anything is written or loaded: a second batch on this file stops here
+    sink = ResultFile(args.out, args.resume) if args.out else out
+    skip = sink.done if isinstance(sink, ResultFile) else set()
     failed = 0
     for entry in parsed:
         if isinstance(entry, BatchError):
             failed += 1
             err.write(f"{args.answers}:{entry.line}: {entry.message}\n")
     todo = [e for e in parsed if not isinstance(e, BatchError) and json.dumps(e.id) not in skip]
-    grader = _make_grader(settings)
-    if args.resume:
-        drop_partial_line(args.out)
-    sink = args.out.open("a" if args.resume else "w", encoding="utf-8") if args.out else out
     graded: list[Grade] = []
     progress = Progress(len(todo), err)
-    def grade_one(item) -> dict:
-        return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
 
     def write(result: dict, item=None) -> None:
         sink.write(json.dumps(result, ensure_ascii=False) + "\n")
         sink.flush()
         if item is not None:
             progress.advance()
-            if args.report:
+            if args.report and not args.out:
                 graded.append(Grade.from_dict(result, item.answer))
 
     try:
+        grader = _make_grader(settings)
+
+        def grade_one(item) -> dict:
+            return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
+
         errors = [e for e in parsed if isinstance(e, BatchError) and json.dumps(e.id) not in skip]
-        if args.jobs == 1:  # one line out per line in, in input order
+        if jobs == 1:  # one line out per line in, in input order
             wanted = set(map(id, todo))
             for start in range(0, len(parsed), CHUNK):
                 chunk = parsed[start:start + CHUNK]
@@ -337,7 +347,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         else:  # errors at once, then results as the workers finish them
             for entry in errors:
                 write(entry.to_dict())
-            for item, result in grade_items(todo, grade=grade_one, jobs=args.jobs,
+            for item, result in grade_items(todo, grade=grade_one, jobs=jobs,
                                             make_grader=_make_grader, settings=settings,
                                             rubric=rubric):
                 write(result, item)
@@ -351,12 +361,14 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         from interviewer.recorder import interview_from_grades
         from interviewer.report import ReportMeta, write_report
 
+        if args.out:  # the whole file: what earlier runs graded as well as this one
+            graded = report_grades(args.out, parsed, rubric)
         try:
             write_report(interview_from_grades(rubric, graded), args.report,
                          ReportMeta(model_id=grader.model_id))
         except OSError as exc:
             raise InputError(f"cannot write the report: {exc.strerror}", path=args.report) from None
-        err.write(f"wrote {args.report}\n")
+        err.write(f"wrote {args.report}: {len(graded)} answers\n")
     return EXIT_PARTIAL if failed else 0
 
 
