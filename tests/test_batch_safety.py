@@ -24,9 +24,10 @@ def answers_file(path: Path, n: int) -> Path:
     return path
 
 
-def start(*argv: str, delay: float = 0.0, home: Path) -> subprocess.Popen:
+def start(*argv: str, delay: float = 0.0, home: Path, log: Path | None = None
+          ) -> subprocess.Popen:
     env = {**os.environ, "INTERVIEWER_HOME": str(home), "BATCH_DELAY": str(delay),
-           "PYTHONPATH": str(ROOT)}
+           "PYTHONPATH": str(ROOT), "BATCH_LOG": str(log or "")}
     return subprocess.Popen([sys.executable, str(CHILD), *argv], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -146,14 +147,16 @@ def _alive(pid: int) -> bool:
 def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) -> None:
     n = 400
     answers = answers_file(tmp_path / "a.jsonl", n)
-    out = tmp_path / "o.jsonl"
+    out, log = tmp_path / "o.jsonl", tmp_path / "calls.log"
     proc = start("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out",
-                 str(out), "--jobs", "2", "--force-jobs", delay=0.3, home=tmp_path / "h")
+                 str(out), "--jobs", "2", "--force-jobs", delay=0.3, home=tmp_path / "h",
+                 log=log)
     try:
         wait_until(lambda: lines_in(out) >= 16, "the first chunk was written")
         workers = _children(proc.pid)
+        calls_before = lines_in(log)
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=120)
+        code = proc.wait(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -162,6 +165,8 @@ def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) 
     got = rows(out)  # every line whole
     assert 16 <= len(got) < n and len({r["id"] for r in got}) == len(got)
     wait_until(lambda: not any(_alive(w) for w in workers), "the workers ended")
+    # the rest of the batch was not graded: at most a call per worker began after the signal
+    assert lines_in(log) - calls_before <= 2, (calls_before, lines_in(log))
 
 
 def test_workers_die_with_a_killed_batch(tmp_path: Path) -> None:
