@@ -591,7 +591,7 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
 
     store = Store.open(settings.data_dir)
     row = _session_or_latest(store, args.session)
-    interview = interview_from_session(row, _catalog(settings))
+    interview = interview_from_session(row, _catalog(settings), settings.data_dir)
     fmt = args.format or (format_for(args.out) if args.out else "md")
     shares: dict[str, float] = {}
     if interview.rubric.questions:

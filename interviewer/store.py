@@ -181,6 +181,7 @@ class Store:
         self.persistent = persistent
         self.last_error: str | None = None
         self._locks: dict[str, Any] = {}
+        self.busy_ms = 5000
 
     # ------------------------------------------------------------ opening
 
@@ -202,7 +203,9 @@ class Store:
                                  "(fix the permissions or set INTERVIEWER_HOME)")
         try:
             conn = cls._connect(path, timeout)
-            return cls(conn, path)
+            store = cls(conn, path)
+            store.busy_ms = int(timeout * 1000)
+            return store
         except NewerSchemaError as exc:
             raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
         except sqlite3.DatabaseError as exc:
@@ -275,10 +278,26 @@ class Store:
                     "question_text, retry_of, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (session_id, seq, question_id, question_text, retry_of, _now()))
 
+    def try_write(self, sql: str, args: tuple = ()) -> bool | None:
+        """Write now or not at all, never waiting: True when written, False when another
+        connection holds the write lock, None when it failed (``last_error`` says why)."""
+        try:
+            self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                with self.conn:
+                    self.conn.execute(sql, args)
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={self.busy_ms}")
+        except sqlite3.Error as exc:
+            if is_locked(exc):
+                return False
+            self.last_error = f"cannot save: {exc}"
+            return None
+        self.last_error = None
+        return True
+
     def save_draft(self, session_id: str, seq: int, answer: str, time_used: float) -> bool:
-        cur = self._write("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? "
-                          "WHERE session_id = ? AND seq = ?",
-                          (answer, time_used, _now(), session_id, seq))
+        cur = self._write(*draft_write(session_id, seq, answer, time_used))
         return cur is not None
 
     def save_result(self, session_id: str, seq: int, *, answer: str, time_used: float,
@@ -467,6 +486,23 @@ class Store:
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def draft_write(session_id: str, seq: int, answer: str, time_used: float) -> tuple[str, tuple]:
+    """The statement that saves a typed answer; a graded or skipped attempt keeps its own."""
+    return ("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND grade_json IS NULL AND skipped = 0",
+            (answer, time_used, _now(), session_id, seq))
+
+
+def followup_draft_write(session_id: str, seq: int, followups: list[dict]) -> tuple[str, tuple]:
+    """The statement that saves follow-up rounds while the last one is typed; a round
+    already submitted (stored without its draft mark) is never overwritten by a draft."""
+    last = len(followups) - 1
+    return ("UPDATE attempts SET followups_json = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND (json_array_length(followups_json) <= ? "
+            "OR json_extract(followups_json, '$[' || ? || '].draft') = 1)",
+            (json.dumps(followups, ensure_ascii=False), _now(), session_id, seq, last, last))
 
 
 def migrate(conn: sqlite3.Connection) -> int:
