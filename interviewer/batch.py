@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -142,7 +143,11 @@ class ResultFile:
                 os.close(fd)
                 raise InputError("is being written by another interviewer process", path=path,
                                  hint="wait for that batch to finish, or write elsewhere") from None
-        self.stream: TextIO = os.fdopen(fd, "r+", encoding="utf-8", newline="\n")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device or a pipe: write, nothing to keep
+            self.stream: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            self.done: set[str] = set()
+            return
+        self.stream = os.fdopen(fd, "r+", encoding="utf-8", newline="\n")
         if resume:
             drop_partial_line(path)
             self.done = done_ids(path)

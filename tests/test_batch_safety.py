@@ -203,3 +203,12 @@ def test_jobs_beyond_the_cores_are_capped_unless_forced(tmp_path: Path) -> None:
     code, _, err = grade("--answers", str(answers), "--out", str(tmp_path / "o.jsonl"),
                          "--jobs", many, "--force-jobs", home=tmp_path / "h")
     assert code == 0 and "capped" not in err
+
+
+def test_out_may_be_a_device_or_a_pipe(tmp_path: Path) -> None:
+    answers = answers_file(tmp_path / "a.jsonl", 2)
+    code, _, err = grade("--answers", str(answers), "--out", os.devnull, home=tmp_path / "h")
+    assert code == 0, err
+    code, out, err = grade("--answers", str(answers), "--out", "/dev/stdout", home=tmp_path / "h")
+    assert code == 0, err
+    assert [json.loads(line)["id"] for line in out.splitlines()] == [0, 1]
