@@ -179,3 +179,27 @@ def test_a_session_held_by_another_process_is_not_taken_over(tmp_path: Path) -> 
         holder.wait()
     # once that process is gone, the session is free to take
     assert Store.open(tmp_path).hold("s1") is True
+
+
+async def test_declining_to_resume_does_not_abandon_a_session_another_window_took(
+        tmp_path: Path, settings) -> None:
+    from test_tui import build, on, wait_for
+
+    from interviewer.tui.screens.confirm import ConfirmScreen
+
+    home = settings.data_dir
+    _interrupted_session(home)
+    app = build(settings, plan=False)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))  # "Resume …?" asked here
+        go = tmp_path / "go"
+        go.touch()
+        other = _claimer(home, go)  # meanwhile another window resumes it
+        try:
+            assert other.stdout.readline().strip() == "GOT s1"
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.store.session("s1").status == "active"
+        finally:
+            other.kill()
+            other.wait()

@@ -170,7 +170,7 @@ class InterviewApp(App[int]):
         def decide(yes: bool | None) -> None:
             if yes:
                 self.resume_session(row)
-            else:
+            elif self.store.hold(row.id):  # not if another window has taken it meanwhile
                 self.store.finish_session(row.id, status="abandoned")
 
         self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
