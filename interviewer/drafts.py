@@ -84,8 +84,8 @@ class DraftSaver:
                 self._pending[key] = draft
         if not queued:
             written = self.store.try_write(draft.sql, draft.args)
-            if written is not False:
-                return written
+            if written is not False:  # in the database, or failed for a reason waiting won't fix
+                return bool(written)
             with self._lock:
                 self._pending[key] = draft
         self._write_side(key, draft)

@@ -73,3 +73,14 @@ async def test_typing_and_the_clock_go_on_while_the_database_is_locked(settings)
             if holder.poll() is None:
                 holder.kill()
                 holder.wait()
+
+
+async def test_a_save_that_fails_for_another_reason_says_not_saved(settings) -> None:
+    app = build(settings)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        app.store.conn.execute("PRAGMA query_only=1")  # every write now fails, not for a lock
+        app.screen.query_one(TextArea).insert("写不进去")
+        app.screen.save_now()
+        assert _status(app) == "⚠ not saved"
+        assert app.store.last_error and "readonly" in app.store.last_error
