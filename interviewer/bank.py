@@ -32,7 +32,9 @@ import yaml
 
 from interviewer.errors import BankError
 from interviewer.language import language_of
+from interviewer.safe_yaml import load_yaml, text_value
 
+MAX_FRONT_MATTER = 64 << 10  # id, title, language: a few lines
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _QUESTION_HEADING = re.compile(r"^##(?!#)\s*(.*)$")
 _ANSWER_HEADING = re.compile(r"^###\s*(answer|reference answer|参考答案|答案)\s*$", re.IGNORECASE)
@@ -149,7 +151,8 @@ def _parse_front_matter(lines: list[str], path: Path | None) -> tuple[dict[str, 
         raise BankError("front matter is not closed with '---'", path=path,
                         line=first + 1) from None
     try:
-        meta = yaml.safe_load("\n".join(lines[first + 1:end])) or {}
+        meta = load_yaml("\n".join(lines[first + 1:end]), path=path, error=BankError,
+                         first_line=first + 2, max_bytes=MAX_FRONT_MATTER) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = first + 2 + mark.line if mark is not None else first + 1
@@ -157,7 +160,12 @@ def _parse_front_matter(lines: list[str], path: Path | None) -> tuple[dict[str, 
     if not isinstance(meta, dict):
         raise BankError("front matter must be 'key: value' lines", path=path, line=first + 2)
     for key in ("id", "title", "language"):
-        if not str(meta.get(key) or "").strip():
+        value = text_value(meta.get(key))
+        if value is None:
+            raise BankError(f"front matter '{key}' must be text, not a list or mapping",
+                            path=path, line=first + 1)
+        meta[key] = value
+        if not value.strip():
             raise BankError(f"front matter has no '{key}'", path=path, line=first + 1,
                             hint="id, title and language are required")
     bank_id = str(meta["id"]).strip()

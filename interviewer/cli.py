@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -118,7 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--report", type=Path,
                        help="also write a session report of the batch (.md, .html or .json)")
     grade.add_argument("--model", help="embedding model name or path")
-    grade.add_argument("--jobs", type=int, default=1, help="worker processes (batch mode)")
+    grade.add_argument("--jobs", type=int, default=1,
+                       help="worker processes (batch mode); at most the number of cores")
+    grade.add_argument("--force-jobs", action="store_true",
+                       help="run --jobs workers even when that is more than the cores")
     grade.add_argument("--resume", action="store_true",
                        help="skip ids already graded in --out and append the rest")
     _add_uncalibrated(grade)
@@ -428,10 +432,12 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         CHUNK,
         BatchError,
         Progress,
-        done_ids,
-        drop_partial_line,
+        ResultFile,
+        cap_jobs,
+        check_output,
         grade_items,
         parse_batch,
+        report_grades,
     )
     from interviewer.grades import Grade
 
@@ -441,6 +447,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         raise InputError("--resume needs --out (the file whose finished ids are skipped)")
     if args.jobs < 1:
         raise InputError("--jobs must be at least 1")
+    check_output(args.answers, args.out)
     for target in (args.out, args.report):
         if target is not None:
             check_writable(target)
@@ -448,35 +455,39 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         from interviewer.report import format_of
 
         format_of(args.report)
+    jobs, capped = cap_jobs(args.jobs, args.force_jobs)
+    if capped:
+        err.write(f"interviewer: {capped}\n")
     rubric = _resolve_rubric(settings, args.rubric, err)
     parsed = parse_batch(read_text(args.answers, InputError), rubric)
-    skip = done_ids(args.out) if args.resume else set()
+    # locked before anything is written or loaded: a second batch on this file stops here
+    sink = ResultFile(args.out, args.resume) if args.out else out
+    skip = sink.done if isinstance(sink, ResultFile) else set()
     failed = 0
     for entry in parsed:
         if isinstance(entry, BatchError):
             failed += 1
             err.write(f"{args.answers}:{entry.line}: {entry.message}\n")
     todo = [e for e in parsed if not isinstance(e, BatchError) and json.dumps(e.id) not in skip]
-    grader = _make_grader(settings)
-    if args.resume:
-        drop_partial_line(args.out)
-    sink = args.out.open("a" if args.resume else "w", encoding="utf-8") if args.out else out
     graded: list[Grade] = []
     progress = Progress(len(todo), getattr(err, "raw", err))  # only numbers: no escaping
-    def grade_one(item) -> dict:
-        return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
 
     def write(result: dict, item=None) -> None:
         sink.write(json.dumps(result, ensure_ascii=False) + "\n")
         sink.flush()
         if item is not None:
             progress.advance()
-            if args.report:
+            if args.report and not args.out:
                 graded.append(Grade.from_dict(result, item.answer))
 
     try:
+        grader = _make_grader(settings)
+
+        def grade_one(item) -> dict:
+            return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
+
         errors = [e for e in parsed if isinstance(e, BatchError) and json.dumps(e.id) not in skip]
-        if args.jobs == 1:  # one line out per line in, in input order
+        if jobs == 1:  # one line out per line in, in input order
             wanted = set(map(id, todo))
             for start in range(0, len(parsed), CHUNK):
                 chunk = parsed[start:start + CHUNK]
@@ -490,7 +501,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         else:  # errors at once, then results as the workers finish them
             for entry in errors:
                 write(entry.to_dict())
-            for item, result in grade_items(todo, grade=grade_one, jobs=args.jobs,
+            for item, result in grade_items(todo, grade=grade_one, jobs=jobs,
                                             make_grader=_make_grader, settings=settings,
                                             rubric=rubric):
                 write(result, item)
@@ -504,12 +515,14 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         from interviewer.recorder import interview_from_grades
         from interviewer.report import ReportMeta, write_report
 
+        if args.out:  # the whole file: what earlier runs graded as well as this one
+            graded = report_grades(args.out, parsed, rubric)
         try:
             write_report(interview_from_grades(rubric, graded), args.report,
                          ReportMeta(model_id=grader.model_id))
         except OSError as exc:
             raise InputError(f"cannot write the report: {exc.strerror}", path=args.report) from None
-        err.write(f"wrote {args.report}\n")
+        err.write(f"wrote {args.report}: {len(graded)} answers\n")
     return EXIT_PARTIAL if failed else 0
 
 
@@ -613,8 +626,9 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 
     if getattr(args, "drill_plan", None) is not None:
         plan, choices = args.drill_plan, args.drill_choices
+    store = getattr(args, "store", None) or Store.open(settings.data_dir)
     app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings, plan=plan,
-                   choices=choices, store=Store.open(settings.data_dir),
+                   choices=choices, store=store,
                    resume=getattr(args, "resume_row", None))
     app.run()
     return app.return_code or 0
@@ -719,19 +733,25 @@ def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
 
 def cmd_resume(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
     store = _open_store(settings, err)
-    interrupted = store.interrupted()
-    if not interrupted:
+    try:
+        row = store.claim_interrupted()  # held from here on: a second resume is refused
+    except InterviewerError:
+        store.close()
+        raise
+    if row is None:
+        store.close()
         raise InputError("no interrupted interview to resume",
                          hint="'interviewer history' lists past sessions")
-    args.resume_row = interrupted[0]
     try:
-        _catalog(settings, err).resolve(args.resume_row.bank_id)
+        _catalog(settings, err).resolve(row.bank_id)
     except InterviewerError:
-        raise InputError(f"cannot resume: bank '{args.resume_row.bank_id}' of the interrupted "
+        store.release(row.id)
+        store.close()
+        raise InputError(f"cannot resume: bank '{row.bank_id}' of the interrupted "
                          "interview is no longer available",
                          hint="put its file back in a bank directory; 'interviewer report' "
                               "still shows what was typed") from None
-    store.close()
+    args.resume_row, args.store = row, store
     return cmd_run(settings, args)
 
 
@@ -764,7 +784,7 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     row = _session_or_latest(store, args.session, err)
     # the session's stored question texts and graded points; the bank only where it still
     # holds those questions (for the reference answers)
-    interview = interview_from_session(row, _catalog(settings, err))
+    interview = interview_from_session(row, _catalog(settings, err), settings.data_dir)
     shares: dict[str, float] = {}
     if interview.rubric.questions:
         from datetime import datetime
@@ -867,6 +887,13 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_history(settings, args, out, err)
     except InterviewerError as exc:
         err.write(f"interviewer: error: {exc}\n")
+        return EXIT_USAGE
+    except sqlite3.OperationalError as exc:  # locked after it was opened: busy, not broken
+        from interviewer.store import DB_NAME, is_locked, locked_error
+
+        if not is_locked(exc):
+            raise
+        err.write(f"interviewer: error: {locked_error(settings.data_dir / DB_NAME)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         err.write("interviewer: interrupted\n")

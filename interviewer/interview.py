@@ -28,11 +28,15 @@ class FollowUpRound:
     answer: str = ""
     grade: Grade | None = None
     time_used: float = 0.0
+    draft: bool = False  # asked, its answer still being typed
 
     def to_dict(self) -> dict:
-        return {"question": self.question, "targets": list(self.targets), "source": self.source,
-                "notice": self.notice, "answer": self.answer, "time_used": self.time_used,
-                "grade": self.grade.to_dict() if self.grade else None}
+        out = {"question": self.question, "targets": list(self.targets), "source": self.source,
+               "notice": self.notice, "answer": self.answer, "time_used": self.time_used,
+               "grade": self.grade.to_dict() if self.grade else None}
+        if self.draft:
+            out["draft"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> FollowUpRound:
@@ -40,7 +44,7 @@ class FollowUpRound:
         return cls(question=str(data.get("question", "")), targets=tuple(data.get("targets") or ()),
                    source=str(data.get("source", "")), notice=data.get("notice"),
                    answer=str(data.get("answer", "")), grade=grade,
-                   time_used=float(data.get("time_used", 0.0)))
+                   time_used=float(data.get("time_used", 0.0)), draft=data.get("draft") is True)
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,11 @@ class Attempt:
         total = sum(p.weight for p in self.grade.points)
         credit = sum(p.weight * CREDIT[probed.get(p.point_id, p.verdict)] for p in self.grade.points)
         return credit / total if total else 0.0
+
+    @property
+    def followup_pending(self) -> bool:
+        """A follow-up was asked and its answer is not submitted yet."""
+        return self.grade is not None and bool(self.followups) and self.followups[-1].draft
 
     @property
     def done(self) -> bool:

@@ -10,16 +10,19 @@ from __future__ import annotations
 import math
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from interviewer.bank import Bank, BankCatalog, Question
+from interviewer.drafts import DraftSaver, side_drafts
 from interviewer.errors import InterviewerError
 from interviewer.grades import Grade
 from interviewer.interview import Attempt, FollowUpRound, Interview
 from interviewer.rubric import Rubric, points_fingerprint, rubric_for_bank
 from interviewer.session import InterviewPlan
-from interviewer.store import SessionRow, Store
+from interviewer.store import SessionBusy, SessionRow, Store
 
 
 def new_session_id() -> str:
@@ -39,20 +42,25 @@ class Recorder:
     store: Store
     session_id: str
     interview: Interview
+    saver: DraftSaver | None = field(default=None, repr=False)
 
     @classmethod
     def start(cls, store: Store, interview: Interview, model_id: str | None,
-              session_id: str | None = None, llm: dict[str, str] | None = None) -> Recorder:
-        """``llm`` names the follow-up server (base_url, model): identifiers, never a key."""
+              session_id: str | None = None, llm: dict[str, str] | None = None,
+              on_saved: Callable[[int], None] | None = None) -> Recorder:
+        """``llm`` names the follow-up server (base_url, model): identifiers, never a key.
+        ``on_saved(seq)``: a draft that had to wait for the database has reached it."""
         recorder = cls(store, session_id or new_session_id(), interview)
+        recorder.saver = DraftSaver(store, recorder.session_id, on_saved)
         if session_id is None:
             plan = plan_to_dict(interview.plan)
             if llm:
                 plan["llm"] = {k: v for k, v in llm.items() if k in ("base_url", "model")}
             store.start_session(recorder.session_id, interview.bank.id, interview.bank.title,
                                 plan, model_id)
-        else:
-            store.hold(session_id)  # a resumed session is ours again
+        elif not store.hold(session_id):  # a resumed session is ours again, or not at all
+            raise SessionBusy("this interview is already open in another window",
+                              hint="switch to that window")
         for seq in range(len(interview.attempts)):
             recorder.ensure(seq)
         return recorder
@@ -65,11 +73,18 @@ class Recorder:
         a = self.interview.attempts[seq]
         self.store.ensure_attempt(self.session_id, seq, a.question.id, a.question.text, a.retry_of)
 
-    def draft(self, seq: int) -> bool:
-        """True only when the draft is on disk (an in-memory store never claims to be)."""
+    def draft(self, seq: int) -> bool | None:
+        """True only when the draft is in the database (an in-memory store never claims to
+        be); None when the database is busy and the draft waits in a side file; never blocks."""
         a = self.interview.attempts[seq]
-        return self.store.save_draft(self.session_id, seq, a.answer, a.time_used) \
-            and self.store.persistent
+        saved = self.saver.answer(seq, a.answer, a.time_used) if self.saver else False
+        return saved and self.store.persistent if saved is not None else None
+
+    def followup_draft(self, seq: int) -> bool | None:
+        """The follow-up rounds of attempt ``seq`` as they stand, the last one still typed."""
+        rounds = [f.to_dict() for f in self.interview.attempts[seq].followups]
+        saved = self.saver.followups(seq, rounds) if self.saver else False
+        return saved and self.store.persistent if saved is not None else None
 
     def result(self, seq: int) -> bool:
         a = self.interview.attempts[seq]
@@ -98,10 +113,14 @@ class Recorder:
              for p in a.grade.points])
 
     def finish(self) -> None:
+        if self.saver is not None:
+            self.saver.close()
         self.store.finish_session(self.session_id)
 
     def close(self) -> None:
         """Leave the session resumable (the app quit mid-interview)."""
+        if self.saver is not None:
+            self.saver.close()
         self.store.release(self.session_id)
 
 
@@ -125,7 +144,8 @@ def where_it_stopped(row: SessionRow) -> str:
             "characters typed")
 
 
-def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Interview:
+def interview_from_session(row: SessionRow, catalog: BankCatalog | None,
+                           data_dir: Path | None = None) -> Interview:
     """Rebuild an interview from its stored rows.
 
     The bank and rubric are loaded when they still exist (needed to go on grading); a report
@@ -145,15 +165,24 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Inte
         # a bank of that id now holds other questions: the session keeps what it stored
         bank, by_id = None, {}
         rubric = Rubric(bank=row.bank_id, questions=())
+    aside = side_drafts(data_dir, row.id) if data_dir is not None else {}
     attempts = []
     for a in row.attempts:
         question = by_id.get(a.question_id) or Question(id=a.question_id, text=a.question_text,
                                                         answer="")
+        answer, time_used, followups = a.answer, a.time_used, a.followups
+        side = aside.get((a.seq, "answer"))
+        if side is not None and a.grade is None and not a.skipped:  # newer than the database
+            answer, time_used = str(side.get("answer", answer)), float(side.get("time_used", 0))
+        side = aside.get((a.seq, "followups"))
+        if side is not None and isinstance(side.get("followups"), list) and (
+                not followups or followups[-1].get("draft") is True):
+            followups = side["followups"]
         attempts.append(Attempt(
-            question=question, answer=a.answer,
+            question=question, answer=answer,
             grade=Grade.from_dict(a.grade, a.answer) if a.grade else None,
-            time_used=a.time_used, skipped=a.skipped, auto_submitted=a.auto_submitted,
-            retry_of=a.retry_of, followups=[FollowUpRound.from_dict(f) for f in a.followups]))
+            time_used=time_used, skipped=a.skipped, auto_submitted=a.auto_submitted,
+            retry_of=a.retry_of, followups=[FollowUpRound.from_dict(f) for f in followups]))
     plan_ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
                                                 if a.retry_of is None]
     questions = tuple(by_id.get(q) or next(a.question for a in attempts if a.question.id == q)
@@ -167,7 +196,7 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None) -> Inte
                          tags=tuple(row.plan.get("tags") or ()))
     interview = Interview(plan=plan, rubric=rubric, attempts=attempts,
                           started_at=datetime.fromisoformat(row.started_at))
-    pending = [i for i, a in enumerate(attempts) if not a.done]
+    pending = [i for i, a in enumerate(attempts) if not a.done or a.followup_pending]
     interview.index = pending[0] if pending else max(0, len(attempts) - 1)
     return interview
 

@@ -28,6 +28,7 @@ from interviewer.bank import Bank, Question, qualified_id, read_text
 from interviewer.errors import RubricError
 from interviewer.paths import rubric_path_for
 from interviewer.reference import best_sentence
+from interviewer.safe_yaml import load_yaml, text_value
 from interviewer.textseg import (
     BULLET_RE,
     has_cjk,
@@ -41,8 +42,6 @@ from interviewer.textseg import (
 GROUP_SEP = " › "
 HAND = "hand"
 SOURCES = ("extracted", HAND)
-# libyaml's safe loader when present: a rubric loads in milliseconds, not a tenth of a second
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _LABEL_COLON = "：:"
 _MAX_LABEL_ZH = 24
 _MAX_LABEL_EN_WORDS = 6
@@ -427,7 +426,7 @@ def load_rubric(path: Path | str) -> Rubric:
     path = Path(path)
     text = read_text(path, RubricError)
     try:
-        data = yaml.load(text, Loader=_YamlLoader)  # noqa: S506 - a safe loader
+        data = load_yaml(text, path=path, error=RubricError)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         raise RubricError("not valid YAML", path=path,
@@ -478,27 +477,34 @@ def rubric_from_data(data: object, path: Path | None = None) -> Rubric:
             keywords = rp.get("keywords") or []
             if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
                 raise fail(f"{pw} ({pid}): 'keywords' must be a list of strings")
-            group = rp.get("group")
+            group = text_value(rp.get("group"))
+            if group is None:
+                raise fail(f"{pw} ({pid}): 'group' must be text, not a list or mapping")
             source = rp.get("source")
             if source is not None and not isinstance(source, str):
                 raise fail(f"{pw} ({pid}): 'source' must be text (the reference answer's "
                            "sentence the point comes from)")
-            points.append(Point(id=pid, text=text.strip(), group=str(group) if group else None,
+            points.append(Point(id=pid, text=text.strip(), group=group or None,
                                 weight=float(weight), keywords=tuple(keywords),
                                 source=source.strip() if source and source.strip() else None))
         if sum(p.weight for p in points) <= 0:
             raise fail(f"{where} ({rq['id']}): the point weights add up to 0")
-        source = rq.get("source", "extracted")
-        if source not in SOURCES:
+        origin = rq.get("source", "extracted")
+        if origin not in SOURCES:
             raise fail(f"{where} ({rq['id']}): 'source' must be one of {', '.join(SOURCES)}")
-        questions.append(QuestionRubric(id=rq["id"], question=str(rq.get("question") or ""),
-                                        source_sha256=str(rq.get("source_sha256") or ""),
-                                        points=tuple(points), source=source))
+        question, sha = text_value(rq.get("question")), text_value(rq.get("source_sha256"))
+        if question is None or sha is None:
+            field = "question" if question is None else "source_sha256"
+            raise fail(f"{where} ({rq['id']}): '{field}' must be text, not a list or mapping")
+        questions.append(QuestionRubric(id=rq["id"], question=question,
+                                        source_sha256=sha,
+                                        points=tuple(points), source=origin))
     generated = data.get("generated") or {}
     if not isinstance(generated, dict):
         generated = {}
     return Rubric(bank=data["bank"], questions=tuple(questions),
-                  generated={str(k): str(v) for k, v in generated.items()}, path=path)
+                  generated={str(k): text_value(v) or "" for k, v in generated.items()
+                             if text_value(k) is not None}, path=path)
 
 
 @dataclass

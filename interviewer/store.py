@@ -104,6 +104,34 @@ class NotSavedError(InterviewerError):
     """A change the user asked for could not be written."""
 
 
+class DatabaseLocked(InterviewerError):
+    """Another process holds the database's lock: it is busy, not damaged."""
+
+
+class SessionBusy(InterviewerError):
+    """The session is open in another window (another process holds its lock)."""
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection holds a lock (not damage)."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def locked_error(path: Path | None) -> DatabaseLocked:
+    return DatabaseLocked(f"database is locked by another interviewer process ({path}); "
+                          "try again")
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another process's lock before giving up (INTERVIEWER_DB_TIMEOUT)."""
+    try:
+        value = float(os.environ.get("INTERVIEWER_DB_TIMEOUT", "5"))
+    except ValueError:
+        return 5.0
+    return value if 0 <= value < 3600 else 5.0
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -156,12 +184,18 @@ class Store:
         self.last_error: str | None = None
         self.moved_aside: Path | None = None  # where a corrupt database was moved on open
         self._locks: dict[str, Any] = {}
+        self.busy_ms = 5000
 
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, data_dir: Path) -> Store:
-        """Open or create the database; a corrupt one is moved aside, never deleted."""
+    def open(cls, data_dir: Path, timeout: float | None = None) -> Store:
+        """Open or create the database; a corrupt one is moved aside, never deleted.
+
+        A database another process holds locked is healthy: after waiting ``timeout``
+        seconds this raises :class:`DatabaseLocked` and leaves the file where it is.
+        """
+        timeout = lock_timeout() if timeout is None else timeout
         path = data_dir / DB_NAME
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
@@ -171,11 +205,15 @@ class Store:
             return cls.read_only(path, f"{data_dir} is not writable: this interview will not "
                                        "be saved (fix the permissions or set INTERVIEWER_HOME)")
         try:
-            conn = cls._connect(path)
-            return cls(conn, path)
+            conn = cls._connect(path, timeout)
+            store = cls(conn, path)
+            store.busy_ms = int(timeout * 1000)
+            return store
         except NewerSchemaError as exc:
             raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
         except sqlite3.DatabaseError as exc:
+            if is_locked(exc):
+                raise locked_error(path) from None
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 return cls.read_only(path, f"{path} cannot be written ({exc}): this interview "
                                            "will not be saved")
@@ -184,7 +222,7 @@ class Store:
                 src = Path(str(path) + suffix)
                 if src.exists():
                     src.replace(Path(str(aside) + suffix))
-            conn = cls._connect(path)
+            conn = cls._connect(path, timeout)
             store = cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
                                            f"was moved to {aside} and a new one started")
             store.moved_aside = aside
@@ -220,12 +258,12 @@ class Store:
         return cls(conn, None, notice=notice, persistent=notice is None)
 
     @staticmethod
-    def _connect(path: Path) -> sqlite3.Connection:
-        conn = sqlite3.connect(path, timeout=5.0, check_same_thread=False)
+    def _connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=timeout, check_same_thread=False)
         try:
+            conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=5000")
             result = conn.execute("PRAGMA quick_check").fetchone()
             if result is None or result[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {result}")
@@ -268,10 +306,26 @@ class Store:
                     "question_text, retry_of, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (session_id, seq, question_id, question_text, retry_of, _now()))
 
+    def try_write(self, sql: str, args: tuple = ()) -> bool | None:
+        """Write now or not at all, never waiting: True when written, False when another
+        connection holds the write lock, None when it failed (``last_error`` says why)."""
+        try:
+            self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                with self.conn:
+                    self.conn.execute(sql, args)
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={self.busy_ms}")
+        except sqlite3.Error as exc:
+            if is_locked(exc):
+                return False
+            self.last_error = f"cannot save: {exc}"
+            return None
+        self.last_error = None
+        return True
+
     def save_draft(self, session_id: str, seq: int, answer: str, time_used: float) -> bool:
-        cur = self._write("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? "
-                          "WHERE session_id = ? AND seq = ?",
-                          (answer, time_used, _now(), session_id, seq))
+        cur = self._write(*draft_write(session_id, seq, answer, time_used))
         return cur is not None
 
     def save_result(self, session_id: str, seq: int, *, answer: str, time_used: float,
@@ -299,18 +353,58 @@ class Store:
             return None
         return self.path.parent / "locks" / f"{session_id}.lock"
 
-    def hold(self, session_id: str) -> None:
-        """Mark the session as running in this process until it ends or the process dies."""
+    def hold(self, session_id: str) -> bool:
+        """Mark the session as running in this process until it ends or the process dies.
+
+        False when another process holds it. Taking the lock is the check: there is no
+        window between asking whether a session is free and claiming it.
+        """
+        if session_id in self._locks:
+            return True
         path = self._lock_path(session_id)
         if path is None or fcntl is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle = path.open("a")
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return
-        self._locks[session_id] = handle
+            return True
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                handle = path.open("a")
+            except OSError:
+                return False  # no lock file, no claim: two writers would be worse
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                return False
+            try:  # the holder before us may have unlinked the file as it released it
+                same = os.fstat(handle.fileno()).st_ino == path.stat().st_ino
+            except OSError:
+                same = False
+            if same:
+                self._locks[session_id] = handle
+                return True
+            handle.close()
+
+    def claim_interrupted(self) -> SessionRow | None:
+        """The newest interrupted session, now held by this process; None if there is none.
+
+        :class:`SessionBusy` when every unfinished session is open in another window.
+        """
+        busy = False
+        for (session_id,) in self.conn.execute(
+                "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC").fetchall():
+            if session_id in self._locks:
+                continue
+            if self.hold(session_id):
+                row = self.session(session_id)
+                if row is not None and row.status == "active":
+                    return row
+                self.release(session_id)
+                continue
+            busy = True
+        if busy:
+            raise SessionBusy("the interrupted interview is already open in another window",
+                              hint="switch to that window, or finish it there first")
+        return None
 
     def release(self, session_id: str) -> None:
         handle = self._locks.pop(session_id, None)
@@ -420,6 +514,23 @@ class Store:
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def draft_write(session_id: str, seq: int, answer: str, time_used: float) -> tuple[str, tuple]:
+    """The statement that saves a typed answer; a graded or skipped attempt keeps its own."""
+    return ("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND grade_json IS NULL AND skipped = 0",
+            (answer, time_used, _now(), session_id, seq))
+
+
+def followup_draft_write(session_id: str, seq: int, followups: list[dict]) -> tuple[str, tuple]:
+    """The statement that saves follow-up rounds while the last one is typed; a round
+    already submitted (stored without its draft mark) is never overwritten by a draft."""
+    last = len(followups) - 1
+    return ("UPDATE attempts SET followups_json = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND (json_array_length(followups_json) <= ? "
+            "OR json_extract(followups_json, '$[' || ? || '].draft') = 1)",
+            (json.dumps(followups, ensure_ascii=False), _now(), session_id, seq, last, last))
 
 
 def migrate(conn: sqlite3.Connection) -> int:

@@ -33,6 +33,7 @@ from interviewer.store import SessionRow, Store
 from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
+    DraftSaved,
     FollowUpGraded,
     FollowUpReady,
     GradingFailed,
@@ -118,7 +119,8 @@ class InterviewApp(App[int]):
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.interview = Interview.start(plan, loaded.rubric)
         self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id,
-                                       llm=self._llm_meta() if plan.followups else None)
+                                       llm=self._llm_meta() if plan.followups else None,
+                                       on_saved=self._draft_saved_elsewhere)
         self.sub_title = plan.bank.title
         self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
         self._show(InterviewScreen(self.interview, 0, self.clock))
@@ -175,28 +177,33 @@ class InterviewApp(App[int]):
         def decide(yes: bool | None) -> None:
             if yes:
                 self.resume_session(row)
-            else:
+            elif self.store.hold(row.id):  # not if another window has taken it meanwhile
                 self.store.finish_session(row.id, status="abandoned")
 
         self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
                                        f"{started} UTC ({where})?"), decide)
 
     def resume_session(self, row: SessionRow) -> None:
-        interview = interview_from_session(row, _Banks(self.banks))  # type: ignore[arg-type]
+        interview = interview_from_session(row, _Banks(self.banks),  # type: ignore[arg-type]
+                                           self.store.path.parent if self.store.path else None)
         if not interview.rubric.questions:
             if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
                 self.push_screen(SetupScreen(self.banks, self.choices))
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
                         severity="error", markup=False, timeout=15)
             return
-        self.interview = interview
-        self.recorder = Recorder.start(self.store, interview, self.grader.model_id,
-                                       session_id=row.id)
+        try:
+            recorder = Recorder.start(self.store, interview, self.grader.model_id,
+                                      session_id=row.id, on_saved=self._draft_saved_elsewhere)
+        except InterviewerError as exc:  # open in another window: that one keeps it
+            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
+            return
+        self.interview, self.recorder = interview, recorder
         self.sub_title = interview.bank.title
         total = interview.plan.total_limit
         if total:
             self.total = Countdown(self.clock, total, used_before=interview.total_time()).start()
-        if all(a.done for a in interview.attempts):
+        if all(a.done and not a.followup_pending for a in interview.attempts):
             self.finish()
         else:
             self._show(InterviewScreen(interview, interview.index, self.clock))
@@ -239,8 +246,9 @@ class InterviewApp(App[int]):
 
     # ------------------------------------------------------------ answers
 
-    def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool:
-        """Write what is typed (and the time used) to disk; say so once if that fails."""
+    def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool | None:
+        """Write what is typed (and the time used) to disk; say so once if that fails.
+        None: the database is busy and the draft waits in a side file (never blocks)."""
         assert self.interview is not None
         attempt = self.interview.attempts[index]
         attempt.answer = text
@@ -252,8 +260,24 @@ class InterviewApp(App[int]):
         self._check_saving(saved)
         return saved
 
-    def _check_saving(self, saved: bool) -> None:
-        if not saved and self.store.persistent and not self._save_warned:
+    def save_followup_draft(self, index: int, text: str, time_used: float) -> None:
+        """What is typed to the open follow-up, saved like a main answer's draft."""
+        assert self.interview is not None
+        round_ = self.interview.attempts[index].followups[-1]
+        round_.answer, round_.time_used = text, time_used
+        if self.recorder is not None:
+            self._check_saving(self.recorder.followup_draft(index))
+
+    def _draft_saved_elsewhere(self, index: int) -> None:
+        """From the draft writer's thread: a draft that waited is in the database now."""
+        self.post_message(DraftSaved(index))
+
+    def on_draft_saved(self, message: DraftSaved) -> None:
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.draft_saved(message.index)
+
+    def _check_saving(self, saved: bool | None) -> None:
+        if saved is False and self.store.persistent and not self._save_warned:
             self._save_warned = True
             self.notify(f"Not saving: {self.store.last_error}. Keep this window open; your "
                         "text is still here.", severity="error", markup=False, timeout=15)
@@ -359,7 +383,9 @@ class InterviewApp(App[int]):
         f = message.followup
         attempt = self.interview.attempts[message.index]
         attempt.followups.append(FollowUpRound(question=f.text, targets=f.targets,
-                                               source=f.source, notice=f.notice))
+                                               source=f.source, notice=f.notice, draft=True))
+        if self.recorder is not None:  # the question is kept from the moment it is asked
+            self._check_saving(self.recorder.followup_draft(message.index))
         if f.notice:
             self.notify(f.notice, severity="warning", markup=False, timeout=8)
         if isinstance(self.screen, InterviewScreen):
@@ -368,7 +394,7 @@ class InterviewApp(App[int]):
     def submit_followup(self, index: int, text: str, time_used: float) -> None:
         assert self.interview is not None
         round_ = self.interview.attempts[index].followups[-1]
-        round_.answer, round_.time_used = text, time_used
+        round_.answer, round_.time_used, round_.draft = text, time_used, False
         if self.recorder is not None:
             self.recorder.result(index)
         self.grade_followup(index, len(self.interview.attempts[index].followups) - 1)
@@ -408,6 +434,11 @@ class InterviewApp(App[int]):
         """Skip the follow-up, answered or still being written."""
         assert self.interview is not None
         self._cancel_followup()
+        rounds = self.interview.attempts[index].followups
+        if rounds and rounds[-1].draft:  # skipped: kept as it stands, no longer offered
+            rounds[-1].draft = False
+            if self.recorder is not None:
+                self.recorder.result(index)
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             screen.show_feedback(index)

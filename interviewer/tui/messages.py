@@ -48,3 +48,11 @@ class FollowUpGraded(Message):
         self.index = index
         self.round_index = round_index
         self.grade = grade
+
+
+class DraftSaved(Message):
+    """A draft that waited for a busy database has reached it."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index

@@ -190,6 +190,8 @@ class InterviewScreen(Screen):
         self.set_interval(TIME_SAVE_EVERY, self._save_time)
         if self.opens_on_feedback:
             self.show_feedback(self.index)
+        elif self.attempt.followup_pending:  # resumed while a follow-up was being answered
+            self.show_pending_followup(self.index)
         else:
             self.show_question(self.index)
 
@@ -316,6 +318,9 @@ class InterviewScreen(Screen):
         self.query_one("#char-count", Static).update(f"{n} characters")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self.mode == "followup" and event.text_area.id == "followup-answer":
+            self._followup_changed(event.text_area.text)
+            return
         if self.mode != "question" or event.text_area.id != "answer":
             return
         if event.text_area.text == self.attempt.answer:
@@ -328,11 +333,29 @@ class InterviewScreen(Screen):
         if self._save_timer is None:
             self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
 
+    def _followup_changed(self, text: str) -> None:
+        rounds = self.attempt.followups
+        if self.followup_countdown is None or self.waiting or not rounds or not rounds[-1].draft:
+            return
+        if text == rounds[-1].answer:
+            return
+        rounds[-1].answer = text
+        if self._save_timer is None:
+            self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
+
     def save_now(self) -> None:
-        """Write the draft and the time used so far."""
+        """Write the draft and the time used so far (never waits on a busy database)."""
         if self._save_timer is not None:
             self._save_timer.stop()
             self._save_timer = None
+        if self.mode == "followup":
+            rounds = self.attempt.followups
+            if self.followup_countdown is not None and not self.waiting and rounds \
+                    and rounds[-1].draft:
+                self.app_.save_followup_draft(
+                    self.index, self.query_one("#followup-answer", TextArea).text,
+                    self.followup_countdown.elapsed())
+            return
         if self.mode != "question":
             return
         saved = self.app_.save_draft(self.index, self.query_one("#answer", TextArea).text,
@@ -340,6 +363,8 @@ class InterviewScreen(Screen):
         status = self.query_one("#save-status", Static)
         if saved:
             status.update("✓ draft saved")
+        elif saved is None:
+            status.update("… kept aside: the database is busy")
         else:
             status.update("⚠ not saved")
 
@@ -348,6 +373,11 @@ class InterviewScreen(Screen):
         if self.mode == "question" and not self.waiting and \
                 self.countdown.elapsed() - self.attempt.time_used >= TIME_SAVE_EVERY:
             self.save_now()
+
+    def draft_saved(self, index: int) -> None:
+        """A draft that waited for the database reached it."""
+        if index == self.index and self.mode == "question":
+            self.query_one("#save-status", Static).update("✓ draft saved")
 
     # ------------------------------------------------------------ question actions
 
@@ -463,17 +493,25 @@ class InterviewScreen(Screen):
         if self.mode == "followup" and self.followup_countdown is None and text:
             self.query_one("#followup-text", Static).update(text)
 
-    def show_followup(self, index: int, text: str, notice: str | None) -> None:
+    def show_followup(self, index: int, text: str, notice: str | None,
+                      used_before: float = 0.0) -> None:
         """The follow-up question in full: the answer box opens and its clock starts."""
         self.index = index
         self.query_one("#followup-text", Static).update(text)
         self.query_one("#followup-notice", Static).update(notice or "")
         limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
-        self.followup_countdown = Countdown(self.clock, limit).start()
+        self.followup_countdown = Countdown(self.clock, limit, used_before=used_before).start()
         answer = self.query_one("#followup-answer", TextArea)
         answer.read_only = False
         answer.focus()
         self._tick_followup()
+
+    def show_pending_followup(self, index: int) -> None:
+        """A follow-up asked before the app stopped: its question, clock and typed answer."""
+        self.show_followup_waiting(index)
+        round_ = self.attempt.followups[-1]
+        self.show_followup(index, round_.question, round_.notice, used_before=round_.time_used)
+        self.query_one("#followup-answer", TextArea).load_text(round_.answer)
 
     def _tick_followup(self) -> None:
         countdown = getattr(self, "followup_countdown", None)
