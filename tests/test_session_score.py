@@ -63,5 +63,7 @@ def test_the_resume_offer_numbers_the_question_by_its_place_in_the_plan(tmp_path
 
     interview, store, sid = _recorded(tmp_path, [(0, 0.2), (0, "retake"), (3, 0.5)])
     interview.attempts[1].answer = "半截"
-    Recorder(store, sid, interview).draft(1)
+    from interviewer.drafts import DraftSaver
+
+    assert Recorder(store, sid, interview, saver=DraftSaver(store, sid)).draft(1)
     assert where_it_stopped(store.session(sid)) == "question 2 of 3, 2 characters typed"
