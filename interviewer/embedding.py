@@ -20,8 +20,8 @@ import numpy as np
 from interviewer.errors import ModelError
 from interviewer.models import (
     OPENAI_PREFIX,
-    USE_ID,
     ST_EXTRA_HINT,
+    USE_ID,
     USE_NAMES,
     openai_model_id,
     resolve_model,

@@ -18,7 +18,7 @@ USE_ID = "google/universal-sentence-encoder-multilingual-3"
 # either language (see BENCHMARKS.md for the comparison that chose it).
 USE_NAMES = ("default", "use", USE_ID)
 OPENAI_PREFIX = "openai:"
-# sentence-transformers (with torch) is the optional extra ``st``; the default model needs neither.
+# sentence-transformers (with torch) is the optional extra ``st``: the default needs neither.
 ST_EXTRA_HINT = "pip install 'interviewer[st]'"
 
 
