@@ -1,10 +1,10 @@
 """Embedding backends behind one small protocol.
 
 The grader needs only ``model_id`` and ``embed(texts) -> unit vectors``; a backend is
-anything that provides them (sentence-transformers today, a served model or a pure-numpy
-encoder tomorrow). Heavy imports (torch, sentence-transformers: several seconds) happen in
-:meth:`SentenceTransformerEmbedder.load`, never at import time, so the TUI can draw its
-first frame first.
+anything that provides them (the pure-numpy default encoder, sentence-transformers from the
+optional ``st`` extra, a served model). Heavy imports (torch, sentence-transformers: several
+seconds) happen in :meth:`SentenceTransformerEmbedder.load`, never at import time, so the
+TUI can draw its first frame first.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 from interviewer.errors import ModelError
 from interviewer.models import (
     OPENAI_PREFIX,
+    ST_EXTRA_HINT,
     USE_ID,
     USE_NAMES,
     openai_model_id,
@@ -233,7 +234,7 @@ class SentenceTransformerEmbedder(_LazyModel):
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ModelError(f"sentence-transformers cannot be imported: {exc}",
-                             hint="reinstall interviewer") from None
+                             hint=ST_EXTRA_HINT) from None
         torch.set_num_threads(encoder_threads())
         try:
             return SentenceTransformer(self._source, device=self._device)

