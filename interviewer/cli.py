@@ -620,6 +620,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                                total_limit=getattr(args, "total_time", None),
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
+    grader = _deferred_grader(settings)  # a model that cannot work is refused first
     _need_terminal()
     from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
@@ -627,7 +628,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     if getattr(args, "drill_plan", None) is not None:
         plan, choices = args.drill_plan, args.drill_choices
     store = getattr(args, "store", None) or Store.open(settings.data_dir)
-    app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings, plan=plan,
+    app = make_app(banks=banks, grader=grader, settings=settings, plan=plan,
                    choices=choices, store=store,
                    resume=getattr(args, "resume_row", None))
     app.run()
