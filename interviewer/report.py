@@ -14,12 +14,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from interviewer.errors import InputError
+from interviewer.grades import MARK
 from interviewer.interview import Interview
 from interviewer.timer import format_clock
 
 SCHEMA = "interviewer.report/1"
 FORMATS = ("md", "html", "json")
-MARKS = {"covered": "✓ covered", "partial": "~ partial", "missed": "✗ missed"}
+MARKS = {verdict: f"{mark} {verdict}" for verdict, mark in MARK.items()}
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ def _clock(seconds: float) -> str:
 
 
 def study_list(interview: Interview, limit: int = 8) -> list[dict]:
-    """Weakest points first: missed counts double, partial once, over the latest attempts."""
+    """Weakest points first: missed and contradicted count double, partial once, over the
+    latest attempts."""
     weight: dict[tuple[str, str], float] = {}
     for attempt in interview.final_attempts():
         if attempt.grade is None:
@@ -45,7 +47,7 @@ def study_list(interview: Interview, limit: int = 8) -> list[dict]:
         for p in attempt.grade.points:
             if p.verdict != "covered":
                 key = (attempt.question.id, p.text)
-                weight[key] = weight.get(key, 0.0) + (2.0 if p.verdict == "missed" else 1.0)
+                weight[key] = weight.get(key, 0.0) + (1.0 if p.verdict == "partial" else 2.0)
     ranked = sorted(weight.items(), key=lambda kv: -kv[1])[:limit]
     return [{"question_id": q, "point": t, "weight": w} for (q, t), w in ranked]
 
