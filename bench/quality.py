@@ -31,7 +31,7 @@ from interviewer.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # 
 from interviewer.evaluation import AnswerOutcome, Report, report  # noqa: E402
 from interviewer.features import FEATURES  # noqa: E402
 from interviewer.grades import CREDIT  # noqa: E402
-from interviewer.grading import Grader  # noqa: E402
+from interviewer.grading import Grader, decide  # noqa: E402
 from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
 
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
@@ -108,19 +108,22 @@ class Evidence:
     weights: list[np.ndarray]
     seconds: float
     spans: list[list[str | None]]  # per answer: the evidence span chosen for each point
+    full: list = None  # per answer: the grader's own Evidence, for the claim rules
+    points: list = None  # per answer: the rubric points, in the order of rows
 
     def subset(self, ids: set[str]) -> Evidence:
         """The answers with these ids (one held-out file out of the pooled evidence)."""
         keep = [i for i, it in enumerate(self.items) if it.id in ids]
         return Evidence([self.items[i] for i in keep], [self.rows[i] for i in keep],
                         [self.point_ids[i] for i in keep], [self.weights[i] for i in keep],
-                        self.seconds, [self.spans[i] for i in keep])
+                        self.seconds, [self.spans[i] for i in keep],
+                        [self.full[i] for i in keep], [self.points[i] for i in keep])
 
 
 def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) -> Evidence:
     rubrics = rubrics_for(items, catalog)
     start = time.perf_counter()
-    rows, ids, weights, spans = [], [], [], []
+    rows, ids, weights, spans, full, points = [], [], [], [], [], []
     for item in items:
         rubric = rubrics[item.bank]
         q = rubric.question(item.question_id)
@@ -129,7 +132,9 @@ def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog) ->
         ids.append([p.id for p in q.points])
         weights.append(np.array([p.weight for p in q.points]))
         spans.append(ev.spans)
-    return Evidence(items, rows, ids, weights, time.perf_counter() - start, spans)
+        full.append(ev)
+        points.append(q.points)
+    return Evidence(items, rows, ids, weights, time.perf_counter() - start, spans, full, points)
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
@@ -151,8 +156,9 @@ def bootstrap_interval(values, resamples: int = 5000, seed: int = 0) -> tuple[fl
 
 def mae_interval(scorers: list[Scorer], ev: Evidence) -> tuple[float, float]:
     """95% bootstrap interval of the answer MAE: how far a set of this size can be trusted."""
-    errors = [abs(weighted_mean(credits(scorer, rows)[1], w) - weighted_mean(lab, w))
-              for scorer, rows, lab, w in zip(scorers, ev.rows, labels_of(ev), ev.weights)]
+    errors = [abs(decide(pts, full, scorer).score - weighted_mean(lab, w))
+              for scorer, pts, full, lab, w in zip(scorers, ev.points, ev.full, labels_of(ev),
+                                                   ev.weights)]
     return bootstrap_interval(errors)
 
 
@@ -160,15 +166,23 @@ def labels_of(ev: Evidence) -> list[np.ndarray]:
     return [np.array([it.labels[pid] for pid in ids]) for it, ids in zip(ev.items, ev.point_ids)]
 
 
-def evaluate(scorers: list[Scorer], ev: Evidence) -> Report:
-    """``scorers[i]`` scores answer ``i`` (one scorer for all, or one per CV fold)."""
+def evaluate(scorers: list[Scorer], ev: Evidence, rules: bool = True) -> Report:
+    """``scorers[i]`` scores answer ``i`` (one scorer for all, or one per CV fold); with
+    ``rules`` the answer is graded as the grader does (claim rules and caps on top of the
+    scorer), without them by the scorer's verdicts alone."""
     point_credits, probs, labels, outcomes = [], [], [], []
-    for scorer, item, rows, lab, w in zip(scorers, ev.items, ev.rows, labels_of(ev), ev.weights):
-        p, c = credits(scorer, rows)
+    for k, (scorer, item, rows, lab, w) in enumerate(
+            zip(scorers, ev.items, ev.rows, labels_of(ev), ev.weights)):
+        if rules:
+            d = decide(ev.points[k], ev.full[k], scorer)
+            p, c, score = d.probs, d.credits, d.score
+        else:
+            p, c = credits(scorer, rows)
+            score = weighted_mean(c, w)
         point_credits.append(c)
         probs.append(p)
         labels.append(lab)
-        outcomes.append(AnswerOutcome(item.id, item.kind, item.lang, score=weighted_mean(c, w),
+        outcomes.append(AnswerOutcome(item.id, item.kind, item.lang, score=score,
                                       label=weighted_mean(lab, w)))
     return report(np.concatenate(point_credits), np.concatenate(probs), np.concatenate(labels),
                   outcomes)

@@ -551,9 +551,12 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
 
 def format_grade(question: str, grade) -> str:
-    marks = {"covered": "✓", "partial": "~", "missed": "✗"}
+    from interviewer.grades import MARK as marks
+
     lines = [f"Question: {question}", f"Score: {grade.score:.0%}  (model {grade.model_id}, "
              f"calibration {grade.calibration})", ""]
+    if grade.note:
+        lines[1:1] = [f"       {grade.note}"]
     for p in grade.points:
         group = f"[{p.group}] " if p.group else ""
         lines.append(f" {marks[p.verdict]} {group}{p.text}")

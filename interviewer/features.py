@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
+from interviewer.glossary import glossary
 from interviewer.language import CJK as _CJK
 from interviewer.language import CJK_RUN as _CJK_RUN
 from interviewer.language import cjk_count, language_of
@@ -83,14 +85,22 @@ def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
     """
     units: list[tuple[str, bool]] = []
     chinese_point = bool(_CJK.search(point))
+    named = point_terms(point)
+    for set_id, alias in named:
+        # a glossary term counts when the answer names it in any of its equivalents
+        units.append((f"t:{set_id}", glossary().names_set(set_id, answer.raw)))
+        point = _loose(alias).sub(" ", point)
     for run in _LATIN_RUN.findall(point):
         words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
         if not words:
             continue
-        if chinese_point or answer.language != "en":
+        if chinese_point:
             units.append(("r:" + _squash(run), _squash(run) in answer.squashed))
         else:
-            units += [("w:" + _stem(w), _stem(w) in answer.stems) for w in words]
+            # an English point is matched word by word, whatever the answer's language:
+            # "再用speculative decoding" states "Use speculative decoding" in Chinese
+            units += [("w:" + _stem(w), _stem(w) in answer.stems
+                       or (len(w) > 3 and w in answer.squashed)) for w in words]
     if answer.cjk >= MIN_CJK_FOR_BIGRAMS:
         for run in _CJK_RUN.findall(point):
             grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
@@ -98,10 +108,28 @@ def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
     return units
 
 
+@lru_cache(maxsize=4096)
+def _loose(alias: str) -> re.Pattern[str]:
+    """``alias`` as written in any spacing or case: "FlashAttention" finds "Flash Attention"."""
+    chars = [re.escape(c) for c in _squash(alias)]
+    return re.compile(r"[\s\-_./]*".join(chars), re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def point_terms(point: str) -> tuple[tuple[int, str], ...]:
+    """The glossary terms a point names (cached: points repeat across answers)."""
+    return tuple(glossary().named_sets(point))
+
+
 def lexical_recall(point: str, answer: AnswerText) -> float | None:
     """Share of the point's terms present in the answer; None when none are comparable."""
     units = lexical_units(point, answer)
     return sum(hit for _, hit in units) / len(units) if units else None
+
+
+def names_own_term(point: str, answer: AnswerText) -> bool:
+    """Whether the answer names one of the point's terms (a glossary term or a Latin name)."""
+    return any(hit for key, hit in lexical_units(point, answer) if key[:2] in ("t:", "r:", "w:"))
 
 
 def is_cross_lingual(point: str, answer: AnswerText) -> bool:

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from interviewer.rubric import Rubric
 
-VERDICTS = ("covered", "partial", "missed")
-CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
+VERDICTS = ("covered", "partial", "missed", "contradicted")
+CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0, "contradicted": 0.0}
+# How each verdict is marked wherever grades are shown (terminal, TUI, reports).
+MARK = {"covered": "✓", "partial": "~", "missed": "✗", "contradicted": "≠"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Grade:
     points: tuple[PointResult, ...]
     model_id: str
     calibration: str  # where the scorer's weights came from, or "uncalibrated"
+    note: str | None = None  # why the score is not the plain weighted mean (a cap)
 
     def to_dict(self, item_id: object = None) -> dict:
         """The batch-output schema, plus what a report needs to be rebuilt without regrading."""
@@ -59,6 +62,8 @@ class Grade:
                         "weight": p.weight}
                        for p in self.points],
         })
+        if self.note:
+            out["note"] = self.note
         return out
 
     @classmethod
@@ -72,7 +77,8 @@ class Grade:
         return cls(question_id=str(data["question_id"]), answer=answer,
                    score=float(data["score"]), points=points,
                    model_id=str(data.get("model_id", "")),
-                   calibration=str(data.get("calibration", "")))
+                   calibration=str(data.get("calibration", "")),
+                   note=data.get("note") or None)
 
 
 class AnswerGrader(Protocol):

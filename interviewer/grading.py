@@ -10,13 +10,14 @@ an instruction, so asking for a score cannot earn one.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from interviewer.calibration import Scorer, scorer_for
+from interviewer.claims import contradiction, is_bare, names_neighbour, topic_core
 from interviewer.embedding import CachingEmbedder, Embedder
 from interviewer.features import (
     FEATURES,
@@ -24,13 +25,18 @@ from interviewer.features import (
     feature_row,
     is_cross_lingual,
     lexical_recall,
+    names_own_term,
 )
-from interviewer.grades import Grade, PointResult
+from interviewer.grades import CREDIT, Grade, PointResult
 from interviewer.rubric import Point, QuestionRubric, Rubric
-from interviewer.textseg import evidence_spans
+from interviewer.textseg import evidence_spans, sentence_of, split_sentences
 
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
+CONFLICT_CANDIDATES = 3  # the closest spans checked for contradicting a point
+TERM_LIST_CAP = 0.25  # an answer that only names things scores at most this
+ONE_CLAIM_CHARS = 40  # a clause this short states one thing: it covers one point, unless
+# the other points' own terms are in it too
 
 
 @dataclass(frozen=True)
@@ -41,11 +47,21 @@ class Evidence:
     spans: list[str | None]
     similarities: np.ndarray
     restating: float = 0.0  # share of the answer's spans that say the question again
+    # per point: the best span that contradicts it, its feature row and how it contradicts
+    conflicts: list[tuple[str, np.ndarray, str] | None] = field(default_factory=list)
+    term_list: bool = False  # the whole answer only names things
+    unsupported: set[int] = field(default_factory=set)  # every close span contradicts these
 
 
 def point_texts(point: Point) -> list[str]:
-    """The point and its aliases; a match with any of them counts."""
-    return [point.text, *point.keywords]
+    """The point and its aliases; a match with any of them counts. A point written as a
+    topic ("说明 X", "Explain why Y") is also matched by what it is about."""
+    core = topic_core(point.text)
+    return [point.text, *([core] if core != point.text else []), *point.keywords]
+
+
+def _topic_texts(q: QuestionRubric) -> list[str]:
+    return [q.question or question_profile(q), question_profile(q), *(p.text for p in q.points)]
 
 
 def question_profile(q: QuestionRubric) -> str:
@@ -107,18 +123,24 @@ class Grader:
             return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)))
         siblings = [q for q in rubric.questions if q.id != question_id]
         alias_lists = [point_texts(p) for p in points]
-        fixed = [t for texts in alias_lists for t in texts] + [question.question or question_profile(question),
-                                                               question_profile(question)]
-        fixed += [question_profile(q) for q in siblings]
+        # what each question is about: its wording, its points together, each point alone
+        topics = [_topic_texts(q) for q in (question, *siblings)]
+        fixed = [t for texts in alias_lists for t in texts] + [t for q in topics for t in q]
         # rubric texts come from the caches (memory, then disk); only the answer is encoded
         vectors = np.vstack([self.embedder.embed(fixed, persist=True),
                              self.embedder.embed_answers([(answer, spans)])[0]])
         n_alias = sum(len(t) for t in alias_lists)
         alias_vecs = vectors[:n_alias]
-        q_vec, own_vec = vectors[n_alias], vectors[n_alias + 1]
-        sib_vecs = vectors[n_alias + 2:n_alias + 2 + len(siblings)]
-        span_vecs = vectors[n_alias + 2 + len(siblings):-1]
+        q_vec = vectors[n_alias]
+        span_vecs = vectors[len(fixed):-1]
         answer_vec = vectors[-1]
+        start, closeness = n_alias, []
+        for texts in topics:
+            closeness.append(float((vectors[start:start + len(texts)] @ answer_vec).max()))
+            start += len(texts)
+        # how much closer the answer is to another question than to its own; a one-point
+        # answer is close to its own question through that point
+        off = closeness[0] - max(closeness[1:]) if siblings else 0.0
 
         alias_sims = alias_vecs @ span_vecs.T
         sims = np.empty((len(points), len(spans)))
@@ -129,24 +151,56 @@ class Grader:
             point_vecs[i] = alias_vecs[start]
             start += len(texts)
 
-        off = float(answer_vec @ own_vec - (sib_vecs @ answer_vec).max()) if siblings else 0.0
         restating = float(np.mean(span_vecs @ q_vec >= self.scorer.cutoff("parrot_similarity")))
         prepared = AnswerText.of(answer)
-        rows, best_spans, best_sims = [], [], []
-        for i, point in enumerate(points):
-            j = int(sims[i].argmax())
-            e = float(sims[i, j])
+
+        def row(i: int, j: int) -> np.ndarray:
             others = np.delete(sims[:, j], i)
-            lexes = [v for v in (lexical_recall(t, prepared) for t in alias_lists[i]) if v is not None]
-            rows.append(feature_row(
-                e=e, lex=max(lexes) if lexes else None, evidence_len=len(spans[j]),
-                point_len=len(point.text), off=off, seg_question=float(span_vecs[j] @ q_vec),
+            lexes = [v for v in (lexical_recall(t, prepared) for t in alias_lists[i])
+                     if v is not None]
+            return feature_row(
+                e=float(sims[i, j]), lex=max(lexes) if lexes else None,
+                evidence_len=len(spans[j]), point_len=len(points[i].text), off=off,
+                seg_question=float(span_vecs[j] @ q_vec),
                 second=float(others.max()) if others.size else 0.0,
                 point_question=float(point_vecs[i] @ q_vec),
-                cross=is_cross_lingual(point.text, prepared)))
+                cross=is_cross_lingual(points[i].text, prepared))
+
+        context = sentence_of(answer, spans)
+        unsupported: set[int] = set()  # points whose every candidate span contradicts them
+        rows, best_spans, best_sims, conflicts = [], [], [], []
+        for i, point in enumerate(points):
+            order = np.argsort(-sims[i])
+            conflict = None
+            j = int(order[0])
+            usable = [int(k) for k in order if not names_neighbour(point.text, spans[int(k)])]
+            j = usable[0] if usable else int(order[0])
+            for k in usable[:CONFLICT_CANDIDATES]:
+                # a clause is read with its sentence: "DeepSpeed是一个训练框架" says who made
+                # it in the clause after, and "每张卡还是保存完整的优化器状态" follows "ZeRO
+                # 不会对优化器状态做分片"
+                kind = contradiction(point.text, spans[k]) or (
+                    contradiction(point.text, context[k]) if context[k] != spans[k] else None)
+                if kind is None:
+                    j = k
+                    break
+                if conflict is None:
+                    conflict = (spans[k], row(i, k), kind)
+            else:
+                # every close span contradicts the point: the best of the rest is evidence
+                rest = usable[CONFLICT_CANDIDATES:]
+                if rest:
+                    j = rest[0]
+                else:
+                    unsupported.add(i)
+            rows.append(row(i, j))
             best_spans.append(spans[j])
-            best_sims.append(e)
-        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating)
+            best_sims.append(float(sims[i, j]))
+            conflicts.append(conflict)
+        sentences = split_sentences(answer)
+        term_list = bool(sentences) and all(is_bare(s) for s in sentences)
+        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
+                        conflicts, term_list, unsupported)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:
@@ -155,24 +209,105 @@ class Grader:
         points = tuple(p for p in question.points if only is None or p.id in only)
         ev = self.evidence(rubric, question_id, answer, only)
         scorer = self.scorer
-        if ev.rows.shape[1] == 0:
-            probs = np.zeros(len(points))
-        else:
-            probs = scorer.probability(ev.rows)
-        results = []
-        for i, point in enumerate(points):
-            p = float(probs[i])
-            verdict = scorer.verdict(p) if ev.spans[i] is not None else "missed"
-            results.append(PointResult(
-                point_id=point.id, text=point.text, group=point.group, weight=point.weight,
-                verdict=verdict, probability=p, similarity=float(ev.similarities[i]),
-                evidence=ev.spans[i] if verdict != "missed" else None,
-                reason=_reason(verdict, point, ev, i, scorer)))
-        total = sum(p.weight for p in points)
-        score = sum(r.weight * r.credit for r in results) / total if total else 0.0
-        return Grade(question_id=question_id, answer=answer, score=score, points=tuple(results),
+        d = decide(points, ev, scorer)
+        results = tuple(PointResult(
+            point_id=point.id, text=point.text, group=point.group, weight=point.weight,
+            verdict=d.verdicts[i], probability=float(d.probs[i]),
+            similarity=float(ev.similarities[i]),
+            evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
+            reason=d.why[i] or _reason(d.verdicts[i], point, ev, i, scorer))
+            for i, point in enumerate(points))
+        return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
                      model_id=self.model_id,
-                     calibration=scorer.source if scorer.calibrated else "uncalibrated")
+                     calibration=scorer.source if scorer.calibrated else "uncalibrated",
+                     note=d.note)
+
+
+@dataclass
+class Decision:
+    """Per point: verdict, quoted evidence, a reason when a rule set it; the answer's score."""
+
+    probs: np.ndarray
+    verdicts: list[str]
+    evidence: list[str | None]
+    why: list[str]
+    score: float
+    note: str | None
+
+    @property
+    def credits(self) -> np.ndarray:
+        return np.array([CREDIT[v] for v in self.verdicts])
+
+
+def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
+    """Verdicts from the scorer's probabilities, then the claim rules on top of them.
+
+    - a point whose closest spans contradict it (:mod:`interviewer.claims`) and that the
+      answer does not also state elsewhere is ``contradicted`` (credit 0);
+    - a bare name, or any point of an answer that is only a list of names, is at most partial;
+    - a short clause covers one point, unless the others' own terms are in it too;
+    - an answer that is only a list of names scores at most ``TERM_LIST_CAP``.
+    """
+    n = len(points)
+    probs = scorer.probability(ev.rows) if ev.rows.shape[1] else np.zeros(n)
+    verdicts = [scorer.verdict(float(probs[i]))
+                if ev.spans[i] is not None and i not in ev.unsupported else "missed"
+                for i in range(n)]
+    evidence, why = list(ev.spans), [""] * n
+    for i, conflict in enumerate(ev.conflicts):
+        if conflict is None or verdicts[i] == "covered":
+            continue
+        span, row, kind = conflict
+        if scorer.verdict(float(scorer.probability(row)[0])) != "missed":
+            # the answer's closest words to the point say otherwise
+            verdicts[i], evidence[i], why[i] = "contradicted", span, CONTRADICTION[kind]
+    for i in range(n):
+        # a bare name states a point that is only a name, inside an answer that says
+        # something; it does not state a claim, and a list of names states nothing
+        bare = ev.term_list or (evidence[i] is not None and is_bare(evidence[i])
+                                and not is_bare(points[i].text))
+        if verdicts[i] == "covered" and bare:
+            verdicts[i], why[i] = "partial", NAMED
+    _one_claim_per_clause(points, verdicts, evidence, why, probs)
+    total = sum(p.weight for p in points)
+    score = sum(p.weight * CREDIT[v] for p, v in zip(points, verdicts)) / total if total else 0.0
+    note = None
+    if ev.term_list and score > TERM_LIST_CAP:
+        score, note = TERM_LIST_CAP, TERM_LIST_NOTE
+    return Decision(probs, verdicts, evidence, why, score, note)
+
+
+NAMED = "named, but not explained: say what it does or why it matters"
+TERM_LIST_NOTE = (f"only a list of terms: at most {TERM_LIST_CAP:.0%}; say what each one does "
+                  "or why it matters")
+CONTRADICTION = {
+    "negated": "contradicted: your answer denies this",
+    "reversed": "contradicted: your answer says the opposite direction",
+    "swapped": "contradicted: your answer names something else in its place",
+    "number": "contradicted: your answer gives another number",
+}
+
+
+def _one_claim_per_clause(points, verdicts: list[str], evidence: list[str | None],
+                          why: list[str], probs: np.ndarray) -> None:
+    """A short clause covers one point, unless the others' own terms are in it too.
+
+    "DeepSpeed是一个训练框架" states one thing; it does not also cover "DeepSpeed-Chat：RLHF
+    训练框架" because the two sit close in embedding space.
+    """
+    by_span: dict[str, list[int]] = {}
+    for i, span in enumerate(evidence):
+        if verdicts[i] == "covered" and span is not None and len(span) <= ONE_CLAIM_CHARS:
+            by_span.setdefault(span, []).append(i)
+    for span, members in by_span.items():
+        if len(members) < 2:
+            continue
+        prepared = AnswerText.of(span)
+        keep = max(members, key=lambda i: probs[i])
+        for i in members:
+            if i != keep and not names_own_term(points[i].text, prepared):
+                verdicts[i], why[i] = "partial", ("touched on: the clause that comes closest "
+                                                  "states another point")
 
 
 def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer) -> str:

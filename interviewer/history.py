@@ -16,7 +16,7 @@ def missed_points(rows: list[SessionRow], limit: int = 15) -> list[tuple[str, st
             for p in (a.grade or {}).get("points", []):
                 key = (row.bank_id, a.question_id, str(p.get("text", p.get("id"))))
                 seen[key] += 1
-                missed[key] += p.get("verdict") == "missed"
+                missed[key] += p.get("verdict") in ("missed", "contradicted")
     ranked = sorted((k for k in missed if missed[k]), key=lambda k: (-missed[k], -seen[k], k))
     return [(*k, missed[k], seen[k]) for k in ranked[:limit]]
 

@@ -57,7 +57,7 @@ class Prober(Protocol):
 def _probe_targets(question: QuestionRubric, grade: Grade) -> list[Point]:
     """Missed points first, then partial ones; heavier points first within each."""
     verdict = {p.point_id: p.verdict for p in grade.points}
-    order = {"missed": 0, "partial": 1}
+    order = {"contradicted": 0, "missed": 0, "partial": 1}
     candidates = [p for p in question.points if verdict.get(p.id) in order]
     return sorted(candidates, key=lambda p: (order[verdict[p.id]], -p.weight))
 
@@ -137,7 +137,7 @@ def _delimit(answer: str) -> str:
 
 def build_messages(question: QuestionRubric, grade: Grade, language: str) -> list[dict]:
     verdict = {p.point_id: p.verdict for p in grade.points}
-    missing = [p for p in question.points if verdict.get(p.id) == "missed"]
+    missing = [p for p in question.points if verdict.get(p.id) in ("missed", "contradicted")]
     vague = [p for p in question.points if verdict.get(p.id) == "partial"]
     lines = [f"Interview question: {question.question}", ""]
     lines.append("Points the answer did not cover (id: point):")

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from interviewer.errors import InputError
+from interviewer.grades import MARK
 from interviewer.interview import Interview
 from interviewer.scoring import RULE as SCORE_RULE
 from interviewer.scoring import format_score
@@ -23,7 +24,7 @@ from interviewer.urls import redact_url
 
 SCHEMA = "interviewer.report/1"
 FORMATS = ("md", "html", "json")
-MARKS = {"covered": "✓ covered", "partial": "~ partial", "missed": "✗ missed"}
+MARKS = {verdict: f"{mark} {verdict}" for verdict, mark in MARK.items()}
 
 
 def _mark(verdict: str) -> str:
@@ -46,7 +47,8 @@ def _clock(seconds: float) -> str:
 
 
 def study_list(interview: Interview, limit: int = 8) -> list[dict]:
-    """Weakest points first: missed counts double, partial once, over the latest attempts."""
+    """Weakest points first: missed and contradicted count double, partial once, over the
+    latest attempts."""
     weight: dict[tuple[str, str], float] = {}
     for attempt in interview.final_attempts():
         if attempt.grade is None:
@@ -54,7 +56,7 @@ def study_list(interview: Interview, limit: int = 8) -> list[dict]:
         for p in attempt.grade.points:
             if p.verdict != "covered":
                 key = (attempt.question.id, p.text)
-                weight[key] = weight.get(key, 0.0) + (2.0 if p.verdict == "missed" else 1.0)
+                weight[key] = weight.get(key, 0.0) + (1.0 if p.verdict == "partial" else 2.0)
     ranked = sorted(weight.items(), key=lambda kv: -kv[1])[:limit]
     return [{"question_id": q, "point": t, "weight": w} for (q, t), w in ranked]
 

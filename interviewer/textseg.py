@@ -148,6 +148,11 @@ def segments(text: str) -> list[str]:
     return list(seen)
 
 
+def sentence_of(text: str, spans: list[str]) -> list[str]:
+    """For each span of ``text``, the sentence it stands in (itself when it is a sentence)."""
+    sentences = [strip_punct(s) for s in split_sentences(text)]
+    return [next((s for s in sentences if span in s), span) for span in spans]
+
 
 def evidence_spans(text: str) -> list[str]:
     """Everything a point may be matched against: the sentences and clauses of the text.

@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
+from interviewer.grades import MARK
 from interviewer.practice import RetakeDiff, retake_diff
 from interviewer.timer import Clock, Countdown, marks_crossed
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
@@ -35,9 +36,11 @@ _MODEL_STATUS = {
 DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
 TIME_SAVE_EVERY = 1.0  # the time used reaches disk this often while the clock runs
-MARKS = {"covered": "✓", "partial": "~", "missed": "✗"}
-STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error"}
-HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning"}
+MARKS = MARK
+STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error",
+          "contradicted": "bold $error"}
+HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning",
+             "contradicted": "underline $error"}
 QUESTION_ACTIONS = {"submit", "pause", "skip"}
 FOLLOWUP_ACTIONS = {"submit", "skip"}
 FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
@@ -242,7 +245,9 @@ class InterviewScreen(Screen):
             f"Score {grade.score:4.0%}  {score_bar(grade.score)}{with_probing}")
         self.query_one("#counts", Static).update(
             f"✓ {counts['covered']}   ~ {counts['partial']}   ✗ {counts['missed']}"
-            + ("   (time ran out)" if attempt.auto_submitted else ""))
+            + (f"   ≠ {counts['contradicted']}" if counts["contradicted"] else "")
+            + ("   (time ran out)" if attempt.auto_submitted else "")
+            + (f"\n{grade.note}" if grade.note else ""))
         self.query_one("#answer-text", Static).update(highlighted_answer(grade))
         diff_line = self.query_one("#retake-diff", Static)
         previous = self.app_.previous_grade(index)

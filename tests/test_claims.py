@@ -1,0 +1,85 @@
+"""What a span claims: contradictions and bare names, in Chinese and English (pure code)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import contradiction, is_bare, names_neighbour, numbers
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a denial of what the point asserts
+    ("CBO 依赖统计信息来估算代价", "CBO 不需要统计信息", "negated"),
+    ("hint 不是强制命令，优化器可以忽略", "join hint 是强制命令", "negated"),
+    ("梯度累加到梯度buffer中，不立即更新参数", "每个micro-batch都立即更新一次参数", "negated"),
+    ("The KV cache stores keys and values of past tokens",
+     "The KV cache does not store the keys and values", "negated"),
+    # the opposite direction on the same quantity
+    ("量化可以减少显存占用", "量化会增加显存占用", "reversed"),
+    ("Gradient checkpointing reduces activation memory",
+     "Gradient checkpointing increases activation memory", "reversed"),
+    # another member of a closed set, in the same role
+    ("DeepSpeed是微软开发的分布式训练优化库", "DeepSpeed是谷歌开发的", "swapped"),
+    ("Kafka 的 exactly-once 依赖幂等生产者和事务", "Kafka 的 at-least-once 依赖幂等生产者和事务",
+     "swapped"),
+    ("流水线并行：将模型层间切分到多卡", "专家并行：将模型层间切分到多卡", "swapped"),
+    # another number for the same unit
+    ("等效于使用4倍大的batch size", "等效于使用8倍大的batch size", "number"),
+    ("ZeRO-3 shards parameters across 8 GPUs", "ZeRO-3 shards parameters across 4 GPUs",
+     "number"),
+])
+def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the same claim in other words
+    ("梯度累加到梯度buffer中，不立即更新参数", "梯度先攒着，不马上更新参数"),
+    ("量化可以减少显存占用", "量化以后显存占用小很多，也节省带宽"),
+    ("混合精度减少计算量", "混合精度算得更快"),
+    # a question about a thing does not deny it
+    ("编译优化：是否使用了torch.compile/CUDA Graph", "最后看有没有开torch.compile或者CUDA Graph"),
+    # the point's own negation, said again in other words
+    ("模型架构问题：缺少残差连接或归一化层", "结构上没加norm层/残差"),
+    ("batch size太小：GPU计算未饱和", "batch size太小也喂不饱GPU"),
+    # words that only contain a negation character
+    ("数值不稳定：梯度爆炸/消失，特别是FP16训练中", "FP16训练的时候可能数值溢出、梯度爆炸"),
+    # a list of alternatives names them; it does not put one in another's place
+    ("序列并行（SP）：长序列切分到多卡处理", "数据并行、张量并行、流水线并行都会用"),
+    # another member, but about something else
+    ("数据加载：是否IO瓶颈（CPU预处理慢）", "先看GPU利用率，低的话再查数据加载"),
+    # a bare name claims nothing
+    ("DeepSpeed是微软开发的", "DeepSpeed"),
+    # the same number, and names that hold digits
+    ("INT8 量化把显存减半", "INT8 量化把显存减半，速度也更快"),
+])
+def test_agreement_is_not_a_contradiction(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_numbers_skip_digits_inside_names() -> None:
+    assert numbers("ZeRO-3 用 INT8 和 FP16，H100 上快 2 倍") == {(2.0, "倍")}
+    assert numbers("快两倍，占 30%") == {(2.0, "倍"), (30.0, "%")}
+
+
+@pytest.mark.parametrize(("span", "bare"), [
+    ("数据并行、张量并行、流水线并行", True),
+    ("Data parallel, tensor parallel, pipeline parallel.", True),
+    ("KV Cache", True),
+    ("显存碎片", True),
+    ("continuous batching, paged attention", True),
+    ("张量并行，把权重切到多卡", False),
+    ("KV Cache避免重复计算", False),
+    ("首先上BF16/FP16混合精度", False),
+    ("用torch.compile做图编译", False),
+    ("It stores the KV cache in blocks", False),
+    ("use a KV cache to avoid recomputation", False),
+])
+def test_bare_names_are_told_from_statements(span: str, bare: bool) -> None:
+    assert is_bare(span) is bare
+
+
+def test_a_compound_name_is_not_its_head() -> None:
+    assert names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed是一个训练框架")
+    assert not names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed-Chat 用来做 RLHF")
+    assert not names_neighbour("DeepSpeed是微软开发的", "DeepSpeed是一个训练框架")

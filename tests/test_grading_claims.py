@@ -1,0 +1,125 @@
+"""Claims, not topics: the real model on answers that name a point's terms but say otherwise."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT
+
+from interviewer.grading import Grader
+from interviewer.rubric import rubric_for_bank
+
+pytestmark = pytest.mark.integration
+
+
+def _verdicts(grade) -> dict[str, str]:
+    return {p.text: p.verdict for p in grade.points}
+
+
+def test_the_opposite_of_a_point_is_contradicted_with_the_words_quoted(real_embedder,
+                                                                       zh_bank) -> None:
+    rubric = rubric_for_bank(zh_bank).rubric
+    answer = "每个micro-batch都立即更新一次参数，所以显存会变大"
+    g = Grader(real_embedder).grade(rubric, "q07", answer)
+    contradicted = [p for p in g.points if p.verdict == "contradicted"]
+    assert contradicted, _verdicts(g)
+    assert all(p.credit == 0 and p.evidence and p.evidence in answer for p in contradicted)
+    assert all(p.reason.startswith("contradicted") for p in contradicted)
+    assert "不立即更新参数" in contradicted[0].text
+    assert g.score < 0.75  # it was 0.75, quoting this sentence as evidence for the opposite
+
+
+def test_another_maker_is_contradicted_and_a_neighbouring_product_is_not_covered(
+        real_embedder, zh_bank) -> None:
+    rubric = rubric_for_bank(zh_bank).rubric
+    g = Grader(real_embedder).grade(rubric, "q02", "DeepSpeed是一个训练框架，好像是谷歌开发的")
+    verdicts = _verdicts(g)
+    assert verdicts["DeepSpeed是微软开发的分布式训练优化库"] == "contradicted"
+    assert verdicts["DeepSpeed-Chat：RLHF训练框架"] != "covered"
+    assert g.score <= 0.1
+
+
+@pytest.mark.parametrize("answer", [
+    "Data parallel, tensor parallel, pipeline parallel.",
+    "数据并行、张量并行、流水线并行、序列并行",
+])
+def test_a_list_of_terms_scores_at_most_a_quarter(real_embedder, zh_bank, answer: str) -> None:
+    rubric = rubric_for_bank(zh_bank).rubric
+    grader = Grader(real_embedder)
+    assert grader.evidence(rubric, "q03", answer).term_list
+    g = grader.grade(rubric, "q03", answer)
+    assert g.score <= 0.25
+    assert not [p for p in g.points if p.verdict == "covered"]
+
+
+def test_a_capped_score_says_why_and_keeps_it_through_storage(real_embedder, zh_bank) -> None:
+    from interviewer.grades import Grade
+
+    rubric = rubric_for_bank(zh_bank).rubric
+    answer = "KV Cache，PagedAttention，Continuous Batching，量化，投机解码，FlashAttention，CUDA Graph"
+    g = Grader(real_embedder).grade(rubric, "q01", answer)
+    assert g.score == 0.25 and g.note and "list of terms" in g.note
+    stored = Grade.from_dict(json.loads(json.dumps(g.to_dict())), answer)
+    assert (stored.score, stored.note) == (g.score, g.note)
+
+
+def test_a_chinese_answer_states_an_english_point(real_embedder, en_bank) -> None:
+    rubric = rubric_for_bank(en_bank).rubric
+    g = Grader(real_embedder).grade(rubric, "serving-throughput",
+                                    "再用speculative decoding，小的draft模型先猜几个token，大模型一次验证，减少解码步数")
+    speculative = next(p for p in g.points if "speculative decoding" in p.text)
+    assert speculative.verdict != "missed", speculative
+
+
+CONTRAST = {bank: [json.loads(line) for line in
+                   (ROOT / "bench" / "data" / "contrast" / f"{bank}.jsonl").read_text(
+                       encoding="utf-8").splitlines() if line.strip()]
+            for bank in ("ai-infra-zh", "llm-systems-en")}
+
+
+@pytest.fixture(scope="module")
+def contrast_verdicts(real_embedder) -> dict[tuple[str, str], str]:
+    """Every contrast case of the shipped banks, graded: (point id, kind) -> verdict."""
+    from interviewer.bank import load_bank
+
+    grader = Grader(real_embedder)
+    out = {}
+    for bank, cases in CONTRAST.items():
+        rubric = rubric_for_bank(load_bank(ROOT / "bank" / f"{bank}.md")).rubric
+        for case in cases:
+            grade = grader.grade(rubric, case["question_id"], case["answer"])
+            out[(case["point_id"], case["kind"])] = next(
+                p.verdict for p in grade.points if p.point_id == case["point_id"])
+    return out
+
+
+# (kind, what must hold, the rate it held at on the shipped banks when last measured, rounded
+# down): BENCHMARKS.md has the figures. These are floors against regressions, not targets:
+# the target for every invariant is 90 %, which the offline grader does not reach yet.
+INVARIANTS = [
+    ("negated", "not covered", 0.50),
+    ("reversed", "not covered", 0.20),
+    ("entity_swap", "not covered", 0.20),
+    ("number_changed", "not covered", 0.15),
+    ("bare_named", "not covered", 0.95),
+    ("reworded", "covered", 0.45),
+    ("translated", "covered", 0.95),
+    ("translated_terms", "covered", 0.85),
+]
+
+
+@pytest.mark.parametrize(("kind", "rule", "floor"), INVARIANTS)
+def test_contrast_invariants_on_the_shipped_banks(contrast_verdicts, kind: str, rule: str,
+                                                   floor: float) -> None:
+    held = []
+    for (pid, k), verdict in contrast_verdicts.items():
+        if k != kind:
+            continue
+        if rule == "not covered":
+            held.append(verdict != "covered")
+        else:
+            held.append(verdict == "covered")
+    assert held
+    rate = sum(held) / len(held)
+    assert rate >= floor, f"{kind}: {rule} holds for {rate:.0%} of {len(held)}"
