@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from interviewer.glossary import squash
 from interviewer.language import CJK_CHARS
@@ -175,9 +176,9 @@ def _denies_name(point: str, span: str) -> bool:
 
 def negation_conflict(point: str, span: str) -> bool:
     """One side denies what the other asserts, on shared terms."""
-    if is_bare(point):
+    if _point_is_bare(point):
         return _denies_name(point, span)
-    p, s = _polarity(_body(point)), _polarity(span)
+    p, s = _point_polarity(point), _polarity(span)
     if s.has_negation:
         # the span denies the point's own terms, which the point asserts
         denied = {u for u in (s.negated - p.negated) & p.asserted if CJK_RUN_START.match(u)}
@@ -231,7 +232,7 @@ def _directions(text: str) -> list[tuple[int, set[str]]]:
 
 def direction_conflict(point: str, span: str) -> bool:
     """The span moves one of the point's quantities the other way, and never the point's way."""
-    pd, sd = _directions(point), _directions(span)
+    pd, sd = _point_directions(point), _directions(span)
     if not pd or not sd:
         return False
     for p_sign, p_near in pd:
@@ -294,29 +295,26 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
 _SHORT_ALIAS = 4
 
 
-def _members(text: str, group: tuple[tuple[str, ...], ...]) -> set[int]:
-    lowered = text.lower()
-    found = set()
-    for i, aliases in enumerate(group):
-        for alias in aliases:
-            if alias.isascii() and len(alias) <= _SHORT_ALIAS:
-                if re.search(rf"(?<![a-z0-9]){re.escape(alias)}(?![a-z0-9])", lowered):
-                    found.add(i)
-                    break
-            elif alias in lowered:
-                found.add(i)
-                break
-    return found
+def _alias_pattern(alias: str) -> re.Pattern[str]:
+    if alias.isascii() and len(alias) <= _SHORT_ALIAS:
+        return re.compile(rf"(?<![a-z0-9]){re.escape(alias)}(?![a-z0-9])")
+    return re.compile(re.escape(alias))
 
 
-def _where(text: str, aliases: tuple[str, ...]) -> list[tuple[int, int]]:
+# one pattern per member of each set: any of its aliases
+_MEMBER_PATTERNS = tuple(tuple(re.compile("|".join(_alias_pattern(a).pattern for a in aliases))
+                               for aliases in group) for group in ALTERNATIVES)
+
+
+def _members(text: str, g: int) -> set[int]:
+    """Which members of set ``g`` the (lower-cased) text names."""
+    return {i for i, pattern in enumerate(_MEMBER_PATTERNS[g]) if pattern.search(text)}
+
+
+def _where(text: str, g: int, members: set[int]) -> list[tuple[int, int]]:
     lowered = text.lower()
-    out = []
-    for alias in aliases:
-        pattern = (rf"(?<![a-z0-9]){re.escape(alias)}(?![a-z0-9])"
-                   if alias.isascii() and len(alias) <= _SHORT_ALIAS else re.escape(alias))
-        out += [(m.start(), m.end()) for m in re.finditer(pattern, lowered)]
-    return out
+    return [(m.start(), m.end()) for i in members
+            for m in _MEMBER_PATTERNS[g][i].finditer(lowered)]
 
 
 def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
@@ -332,17 +330,17 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
     """``(what the point names, what the span names instead)`` when they name different
     members of one set of alternatives, in the same role ("谷歌开发的" for "微软开发的"),
     and no member in common."""
-    for group in ALTERNATIVES:
-        mp = _members(point, group)
+    ls = span.lower()
+    for g, group in enumerate(ALTERNATIVES):
+        mp = _point_members(point, g)
         if not mp:
             continue
-        ms = _members(span, group)
+        ms = _members(ls, g)
         # a list of several alternatives names them; it does not put one in another's place
         if len(ms) != 1 or mp & ms:
             continue
         (m,) = ms
-        around_point = _role(point, [w for i in mp for w in _where(point, group[i])])
-        if around_point & _role(span, _where(span, group[m])):
+        if _role(point, _where(point, g, mp)) & _role(span, _where(span, g, ms)):
             return group[min(mp)][0], group[m][0]
     return None
 
@@ -369,13 +367,20 @@ def numbers(text: str) -> set[tuple[float, str]]:
 
 def number_conflict(point: str, span: str) -> bool:
     """Both give a number in the same unit, and the span never gives the point's."""
-    pn, sn = numbers(point), numbers(span)
+    pn, sn = _point_numbers(point), numbers(span)
     if not pn or not sn or pn & sn:
         return False
     return bool({u for _, u in pn} & {u for _, u in sn})
 
 
 # ---------------------------------------------------------------- all of it
+
+# What a point says is read once per process: rubric points are graded against every answer.
+_point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
+_point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
+_point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
+_point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
+_point_members = lru_cache(maxsize=16384)(lambda point, g: _members(point.lower(), g))
 
 
 def contradiction(point: str, span: str) -> str | None:

@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from interviewer.glossary import glossary
+from interviewer.glossary import squash as glossary_squash
 from interviewer.language import CJK as _CJK
 from interviewer.language import CJK_RUN as _CJK_RUN
 from interviewer.language import cjk_count, language_of
@@ -67,12 +68,15 @@ class AnswerText:
     stems: frozenset[str]
     language: str
     cjk: int
+    lowered: str = ""
+    glossed: str = ""  # squashed as the glossary squashes, for its terms
 
     @classmethod
     def of(cls, answer: str) -> AnswerText:
         return cls(raw=answer, squashed=_squash(answer),
                    stems=frozenset(_stem(w) for w in _WORD.findall(answer.lower())),
-                   language=language_of(answer), cjk=cjk_count(answer))
+                   language=language_of(answer), cjk=cjk_count(answer),
+                   lowered=answer.lower(), glossed=glossary_squash(answer))
 
 
 def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
@@ -88,7 +92,8 @@ def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
     named = point_terms(point)
     for set_id, alias in named:
         # a glossary term counts when the answer names it in any of its equivalents
-        units.append((f"t:{set_id}", glossary().names_set(set_id, answer.raw)))
+        units.append((f"t:{set_id}", glossary().names_set(set_id, answer.lowered,
+                                                          answer.glossed)))
         point = _loose(alias).sub(" ", point)
     for run in _LATIN_RUN.findall(point):
         words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -46,6 +46,7 @@ class Term:
 class Glossary:
     terms: tuple[Term, ...]  # longest alias first, so "tensor parallelism" wins over "tensor"
     sets: tuple[tuple[str, ...], ...]
+    by_set: dict[int, tuple[Term, ...]] = field(default_factory=dict, compare=False, hash=False)
 
     def named_sets(self, text: str) -> list[tuple[int, str]]:
         """``(set id, alias as written)`` for every set ``text`` names, longest alias first;
@@ -61,16 +62,9 @@ class Glossary:
                 taken.append(term.squashed)
         return list(found.items())
 
-    def names_set(self, set_id: int, text: str) -> bool:
-        lowered, squashed = text.lower(), squash(text)
-        return any(t.found_in(lowered, squashed) for t in self._by_set()[set_id])
-
-    @lru_cache(maxsize=1)  # noqa: B019 - one glossary per process
-    def _by_set(self) -> dict[int, list[Term]]:
-        out: dict[int, list[Term]] = {}
-        for term in self.terms:
-            out.setdefault(term.set_id, []).append(term)
-        return out
+    def names_set(self, set_id: int, lowered: str, squashed: str) -> bool:
+        """Whether a text (given lower-cased and squashed) names any member of the set."""
+        return any(t.found_in(lowered, squashed) for t in self.by_set[set_id])
 
 
 def _term(set_id: int, alias: str) -> Term | None:
@@ -89,4 +83,7 @@ def glossary() -> Glossary:
     sets = tuple(tuple(str(a) for a in s) for s in data["sets"])
     terms = [t for i, s in enumerate(sets) for a in s if (t := _term(i, a)) is not None]
     terms.sort(key=lambda t: -len(t.squashed))
-    return Glossary(tuple(terms), sets)
+    by_set: dict[int, list[Term]] = {}
+    for term in terms:
+        by_set.setdefault(term.set_id, []).append(term)
+    return Glossary(tuple(terms), sets, {k: tuple(v) for k, v in by_set.items()})

@@ -167,20 +167,28 @@ class Grader:
                 cross=is_cross_lingual(points[i].text, prepared))
 
         context = sentence_of(answer, spans)
+        memo: dict[tuple[str, str], str | None] = {}
+
+        def contradicts(point_text: str, text: str) -> str | None:
+            """contradiction(), once per pair: a sentence is read for each of its clauses."""
+            key = (point_text, text)
+            if key not in memo:
+                memo[key] = contradiction(point_text, text)
+            return memo[key]
+
         unsupported: set[int] = set()  # points whose every candidate span contradicts them
         rows, best_spans, best_sims, conflicts = [], [], [], []
         for i, point in enumerate(points):
             order = np.argsort(-sims[i])
             conflict = None
-            j = int(order[0])
             usable = [int(k) for k in order if not names_neighbour(point.text, spans[int(k)])]
             j = usable[0] if usable else int(order[0])
             for k in usable[:CONFLICT_CANDIDATES]:
                 # a clause is read with its sentence: "DeepSpeed是一个训练框架" says who made
                 # it in the clause after, and "每张卡还是保存完整的优化器状态" follows "ZeRO
                 # 不会对优化器状态做分片"
-                kind = contradiction(point.text, spans[k]) or (
-                    contradiction(point.text, context[k]) if context[k] != spans[k] else None)
+                kind = contradicts(point.text, spans[k]) or (
+                    contradicts(point.text, context[k]) if context[k] != spans[k] else None)
                 if kind is None:
                     j = k
                     break
