@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
@@ -11,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli
 from conftest import DATA, ROOT, SEED
 from fakes import BigramEmbedder
 from interviewer import cli
@@ -28,14 +27,7 @@ def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda settings: Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")))
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stderr(err):  # argparse writes to sys.stderr
-            code = cli.main(list(argv), out=out, err=err)
-    except SystemExit as exc:  # argparse
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 def test_bank_list_shows_both_shipped_banks() -> None:

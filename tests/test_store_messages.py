@@ -14,35 +14,14 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli
+from stored import stored_session
 from conftest import ROOT
-from fakes import BigramEmbedder
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
 from interviewer.store import DB_NAME
 
 
 def _stored_session(home: Path) -> tuple[str, str]:
-    """A finished, graded session; returns its id and one of its point ids."""
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
-
-    bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
-    interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),
-                                rubric_for_bank(bank).rubric)
-    store = Store.open(home)
-    recorder = Recorder.start(store, interview, "test/bigram")
-    attempt = interview.attempts[0]
-    attempt.answer = "混合精度训练（FP16/BF16）。"
-    attempt.grade = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")).grade(
-        interview.rubric, attempt.question.id, attempt.answer)
-    recorder.result(0)
-    recorder.finish()
-    store.close()
-    return recorder.session_id, attempt.grade.points[0].point_id
+    sid, _, grade = stored_session(home)
+    return sid, grade.points[0].point_id
 
 
 def _cli_read_only(home: Path, *argv: str) -> subprocess.CompletedProcess:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli
+from stored import stored_session
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer import cli
@@ -49,26 +50,8 @@ def test_a_non_utf8_bank_is_skipped_with_a_warning_and_the_others_keep_working(
 
 
 def _stored_session(home: Path) -> tuple[str, str]:
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
-
-    bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
-    interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),
-                                rubric_for_bank(bank).rubric)
-    store = Store.open(home)
-    recorder = Recorder.start(store, interview, "test/bigram")
-    attempt = interview.attempts[0]
-    attempt.answer = "混合精度训练（FP16/BF16）。"
-    attempt.grade = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")).grade(
-        interview.rubric, attempt.question.id, attempt.answer)
-    recorder.result(0)
-    recorder.finish()
-    store.close()
-    return recorder.session_id, attempt.question.text
+    sid, question, _ = stored_session(home)
+    return sid, question
 
 
 def test_a_user_bank_with_a_shipped_id_is_warned_about_and_old_reports_stay_as_stored(
