@@ -154,12 +154,14 @@ class Grader:
         restating = float(np.mean(span_vecs @ q_vec >= self.scorer.cutoff("parrot_similarity")))
         prepared = AnswerText.of(answer)
 
+        # the share of each point's terms in the answer: the best of its aliases
+        lex = [max((v for v in (lexical_recall(t, prepared) for t in texts) if v is not None),
+                   default=None) for texts in alias_lists]
+
         def row(i: int, j: int) -> np.ndarray:
             others = np.delete(sims[:, j], i)
-            lexes = [v for v in (lexical_recall(t, prepared) for t in alias_lists[i])
-                     if v is not None]
             return feature_row(
-                e=float(sims[i, j]), lex=max(lexes) if lexes else None,
+                e=float(sims[i, j]), lex=lex[i],
                 evidence_len=len(spans[j]), point_len=len(points[i].text), off=off,
                 seg_question=float(span_vecs[j] @ q_vec),
                 second=float(others.max()) if others.size else 0.0,
