@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from interviewer.glossary import glossary
-from interviewer.glossary import squash as glossary_squash
+from interviewer.glossary import squash as _squash
 from interviewer.language import CJK as _CJK
 from interviewer.language import CJK_RUN as _CJK_RUN
 from interviewer.language import cjk_count, language_of
@@ -54,11 +54,6 @@ def _stem(word: str) -> str:
     return word
 
 
-def _squash(text: str) -> str:
-    """Lowercase letters, digits and CJK only: ``Flash Attention`` matches ``FlashAttention``."""
-    return re.sub(r"[^a-z0-9\u3400-\u9fff]", "", text.lower())
-
-
 @dataclass(frozen=True)
 class AnswerText:
     """An answer prepared once for lexical matching against many points."""
@@ -69,14 +64,13 @@ class AnswerText:
     language: str
     cjk: int
     lowered: str = ""
-    glossed: str = ""  # squashed as the glossary squashes, for its terms
 
     @classmethod
     def of(cls, answer: str) -> AnswerText:
         return cls(raw=answer, squashed=_squash(answer),
                    stems=frozenset(_stem(w) for w in _WORD.findall(answer.lower())),
                    language=language_of(answer), cjk=cjk_count(answer),
-                   lowered=answer.lower(), glossed=glossary_squash(answer))
+                   lowered=answer.lower())
 
 
 def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
@@ -93,7 +87,7 @@ def lexical_units(point: str, answer: AnswerText) -> list[tuple[str, bool]]:
     for set_id, alias in named:
         # a glossary term counts when the answer names it in any of its equivalents
         units.append((f"t:{set_id}", glossary().names_set(set_id, answer.lowered,
-                                                          answer.glossed)))
+                                                          answer.squashed)))
         point = _loose(alias).sub(" ", point)
     for run in _LATIN_RUN.findall(point):
         words = [w for w in _WORD.findall(run.lower()) if w not in _STOP]
