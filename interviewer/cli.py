@@ -577,12 +577,12 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
     target = check_writable(args.out or settings.data_dir / "calibration.json",
                             make_parents=args.out is None)
     grader = _make_grader(settings)
-    rows, labels = collect_features(grader, args.labels, _catalog(settings, err), err)
+    evidence: list = []  # one pass over the answers serves the scorer and the cut-offs
+    rows, labels = collect_features(grader, args.labels, _catalog(settings, err), err, evidence)
     if labels.size < 2:
         raise InputError("no usable labeled answers", path=args.labels[0])
     scorer = fit_scorer(rows, labels, source=", ".join(p.name for p in args.labels))
-    scorer = replace(scorer, cutoffs=fit_cutoffs(*cutoff_samples(grader, args.labels,
-                                                                 _catalog(settings, err))))
+    scorer = replace(scorer, cutoffs=fit_cutoffs(*cutoff_samples(evidence)))
     save_scorer(grader.model_id, scorer, target)
     out.write(f"{grader.model_id}: covered if p >= {scorer.covered:.2f}, partial if p >= "
               f"{scorer.partial:.2f} (n={labels.size} points, point MAE "

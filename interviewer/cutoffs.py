@@ -15,43 +15,21 @@ on ``bench/data/labeled-dev.jsonl`` (which set the shipped 0.8 and -0.05):
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from interviewer.bank import BankCatalog
 from interviewer.features import FEATURES
-from interviewer.labels import load_labeled, rubrics_for
-from interviewer.textseg import evidence_spans
 
 PARROT_SPREAD = 1.26  # (0.8 - 0.116) / (0.661 - 0.116) for the default model
 OFF_TOPIC_QUANTILE = 0.22  # share of labeled answers under -0.05 for the default model
 MAX_PARROT = 0.99
 
 
-def cutoff_samples(grader, paths: list[Path],
-                   catalog: BankCatalog) -> tuple[np.ndarray, np.ndarray]:
+def cutoff_samples(evidence: list) -> tuple[np.ndarray, np.ndarray]:
     """Similarity of every span of every labeled answer to its question, and each answer's
-    off-topic feature."""
-    from interviewer.grading import question_profile
-
-    sims: list[float] = []
-    offs: list[float] = []
-    for path in paths:
-        items = load_labeled(path)
-        rubrics = rubrics_for(items, catalog)
-        for item in items:
-            rubric = rubrics[item.bank]
-            q = rubric.question(item.question_id)
-            spans = evidence_spans(item.answer)
-            if not spans:
-                continue
-            q_vec = grader.embedder.embed([q.question or question_profile(q)], persist=True)[0]
-            span_vecs = grader.embedder.embed_answers([(item.answer, spans)])[0][:-1]
-            sims += [float(v) for v in span_vecs @ q_vec]
-            ev = grader.evidence(rubric, item.question_id, item.answer)
-            if ev.rows.shape[0] and ev.rows.shape[1]:
-                offs.append(float(ev.rows[0, FEATURES.index("off")]))
+    off-topic feature, from the grader's evidence for those answers."""
+    sims = [float(v) for ev in evidence for v in ev.question_similarity]
+    offs = [float(ev.rows[0, FEATURES.index("off")]) for ev in evidence
+            if ev.rows.shape[0] and ev.rows.shape[1]]
     return np.asarray(sims), np.asarray(offs)
 
 

@@ -51,6 +51,8 @@ class Evidence:
     conflicts: list[tuple[str, np.ndarray, str] | None] = field(default_factory=list)
     term_list: bool = False  # the whole answer only names things
     unsupported: set[int] = field(default_factory=set)  # every close span contradicts these
+    # each span's similarity to the question (what "restates the question" is read from)
+    question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def point_texts(point: Point) -> list[str]:
@@ -151,7 +153,8 @@ class Grader:
             point_vecs[i] = alias_vecs[start]
             start += len(texts)
 
-        restating = float(np.mean(span_vecs @ q_vec >= self.scorer.cutoff("parrot_similarity")))
+        to_question = span_vecs @ q_vec
+        restating = float(np.mean(to_question >= self.scorer.cutoff("parrot_similarity")))
         prepared = AnswerText.of(answer)
 
         # the share of each point's terms in the answer: the best of its aliases
@@ -210,7 +213,7 @@ class Grader:
         sentences = split_sentences(answer)
         term_list = bool(sentences) and all(is_bare(s) for s in sentences)
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
-                        conflicts, term_list, unsupported)
+                        conflicts, term_list, unsupported, to_question)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:

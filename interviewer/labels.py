@@ -74,9 +74,10 @@ def rubrics_for(items: list[LabeledAnswer], catalog: BankCatalog) -> dict[str, o
     return {b: rubric_for_bank(catalog.resolve(b)).rubric for b in {i.bank for i in items}}
 
 
-def collect_features(grader, paths: list[Path], catalog: BankCatalog,
-                     err: TextIO) -> tuple[np.ndarray, np.ndarray]:
-    """Evidence features of every labeled point, paired with its label."""
+def collect_features(grader, paths: list[Path], catalog: BankCatalog, err: TextIO,
+                     evidence: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Evidence features of every labeled point, paired with its label. Every answer's
+    evidence is also appended to ``evidence`` when given (the cut-offs are fitted on it)."""
     rows: list[np.ndarray] = []
     labels: list[float] = []
     for path in paths:
@@ -85,12 +86,14 @@ def collect_features(grader, paths: list[Path], catalog: BankCatalog,
         for item in items:
             rubric = rubrics[item.bank]
             qr = rubric.question(item.question_id)
+            ev = grader.evidence(rubric, item.question_id, item.answer)
+            if evidence is not None:
+                evidence.append(ev)
             stale = set(item.labels) - {p.id for p in qr.points}
             if stale:
                 err.write(f"{path}: answer '{item.id}': skipped, labels name points not in "
                           f"the rubric ({', '.join(sorted(stale))})\n")
                 continue
-            ev = grader.evidence(rubric, item.question_id, item.answer)
             if ev.rows.shape[1] == 0:
                 continue
             for point, row in zip(qr.points, ev.rows):
