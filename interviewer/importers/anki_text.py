@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from interviewer.importers.result import Found, Reading, split_tags
+from interviewer.importers.tabular import csv_rows
 
 _SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " ",
                "colon": ":"}
@@ -65,18 +66,8 @@ def read_anki_text(text: str, path: Path, reading: Reading) -> None:
             reading.not_mapped(f"header '#{key}'")
     body = io.StringIO("\n".join(lines[start:]), newline="")
     reader = csv.reader(body, delimiter=sep[:1] or "\t")
-    at = start + 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            reading.skip(path, at, f"line is not valid: {exc}")
-            break
-        line, at = at, start + reader.line_num + 1
-        if not any(cell.strip() for cell in row):
-            continue
+    for line, row in csv_rows(reader, path, reading, first=start + 1, offset=start,
+                              invalid="line is not valid"):
         fields = [cell for i, cell in enumerate(row) if i not in special]
         extra = {special[i]: cell for i, cell in enumerate(row) if i in special}
         add_note(fields, extra, path, line, reading, is_html)
