@@ -4,6 +4,7 @@ key points, and contrast cases generated from every rubric point.
     python bench/crosssource.py                       # both parts, the default grader
     python bench/crosssource.py --json out.json       # also keep every answer's score
     python bench/crosssource.py --paired base.json    # paired difference against another run
+    python bench/crosssource.py --only xsource --sets xsource-heldout,seed-hand
 
 Cross-source (``bench/data/xsource/<slug>/``): each bank is graded against its author's
 points (``rubric.yaml``, hand-written) and against the rubric ``rubric build`` extracts from
@@ -42,11 +43,25 @@ TWINS = (("wrong_en", "wrong"), ("terms_en", "terms"), ("wrong_zh", "wrong"),
 NOT_COVER = ("negated", "reversed", "entity_swap", "number_changed")
 
 
-def _grader():
-    from interviewer.embedding import make_embedder
-    from interviewer.grading import Grader
+def _api():
+    """The grader's public parts, from this layout or the flat one of older checkouts."""
+    try:
+        from interviewer.content.bank import load_bank
+        from interviewer.content.rubric import build_rubric, load_rubric, rubric_for_bank
+        from interviewer.grading.encoders.backends import make_embedder
+        from interviewer.grading.grader import Grader
+    except ImportError:  # a checkout from before the packages
+        from interviewer.bank import load_bank
+        from interviewer.embedding import make_embedder
+        from interviewer.grading import Grader
+        from interviewer.rubric import build_rubric, load_rubric, rubric_for_bank
+    return dict(load_bank=load_bank, build_rubric=build_rubric, load_rubric=load_rubric,
+                rubric_for_bank=rubric_for_bank, make_embedder=make_embedder, Grader=Grader)
 
-    return Grader(make_embedder("default"))
+
+def _grader():
+    api = _api()
+    return api["Grader"](api["make_embedder"]("default"))
 
 
 def _spearman(a: list[float], b: list[float]) -> float:
@@ -70,9 +85,8 @@ def _bootstrap(values: list[float], resamples: int = 5000, seed: int = 0) -> tup
 
 @lru_cache(maxsize=None)
 def _rubrics(folder: Path):
-    from interviewer.bank import load_bank
-    from interviewer.rubric import build_rubric, load_rubric
-
+    api = _api()
+    load_bank, build_rubric, load_rubric = api["load_bank"], api["build_rubric"], api["load_rubric"]
     bank = load_bank(folder / "bank.md")
     return {"author": load_rubric(folder / "rubric.yaml"),
             "extracted": build_rubric(bank).rubric}
@@ -87,8 +101,20 @@ def _label(item: dict, rubric, kind: str) -> float | None:
     return sum(p.weight * float(item["labels"][p.id]) for p in q.points) / total
 
 
-def cross_source(grader, out: dict) -> None:
-    folders = sorted(p for p in (DATA / "xsource").iterdir() if (p / "answers.jsonl").exists())
+def _folders(sets: list[str]) -> list[Path]:
+    """Each set is a folder under bench/data holding answer folders, or one answer folder."""
+    found = []
+    for name in sets:
+        top = DATA / name
+        if (top / "answers.jsonl").exists():
+            found.append(top)
+        else:
+            found += sorted(p for p in top.iterdir() if (p / "answers.jsonl").exists())
+    return found
+
+
+def cross_source(grader, out: dict, sets: list[str]) -> None:
+    folders = _folders(sets)
     for rubric_kind in ("author", "extracted"):
         scores: list[float] = []
         labels: list[float] = []
@@ -132,8 +158,8 @@ def cross_source(grader, out: dict) -> None:
 
 
 def contrast(grader, out: dict) -> None:
-    from interviewer.bank import load_bank
-    from interviewer.rubric import load_rubric, rubric_for_bank
+    api = _api()
+    load_bank, load_rubric, rubric_for_bank = api["load_bank"], api["load_rubric"], api["rubric_for_bank"]
 
     def rubric_of(bank_id: str):
         if bank_id.startswith("xs-"):
@@ -180,11 +206,9 @@ def paired(base: dict, now: dict, xsource_labels: dict[str, float]) -> None:
           f"{np.mean(diff):+.4f}, 95% interval [{lo:+.4f}, {hi:+.4f}]")
 
 
-def _xsource_labels() -> dict[str, float]:
+def _xsource_labels(sets: list[str]) -> dict[str, float]:
     out = {}
-    for folder in sorted((DATA / "xsource").iterdir()):
-        if not (folder / "answers.jsonl").exists():
-            continue
+    for folder in _folders(sets):
         author = _rubrics(folder)["author"]
         for line in (folder / "answers.jsonl").read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -198,15 +222,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every answer's score here")
     parser.add_argument("--paired", type=Path, help="a --json file of another run to pair with")
     parser.add_argument("--only", choices=("xsource", "contrast"))
+    parser.add_argument("--sets", default="xsource",
+                        help="comma-separated answer sets under bench/data (default: xsource; "
+                             "the second held-out sets: xsource-heldout,seed-hand)")
     args = parser.parse_args(argv)
     grader = _grader()
     out: dict = {}
+    sets = [x for x in args.sets.split(",") if x]
     if args.only in (None, "xsource"):
-        cross_source(grader, out)
+        cross_source(grader, out, sets)
     if args.only in (None, "contrast"):
         contrast(grader, out)
     if args.paired:
-        paired(json.loads(args.paired.read_text()), out, _xsource_labels())
+        paired(json.loads(args.paired.read_text()), out, _xsource_labels(sets))
     if args.json:
         args.json.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
     return 0

@@ -17,12 +17,12 @@ import sys
 import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.embedding import USEEmbedder
-from interviewer.features import FEATURES
-from interviewer.grading import Grader
-from interviewer.labels import load_labeled
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.encoders.backends import USEEmbedder
+from interviewer.grading.features import FEATURES
+from interviewer.grading.grader import Grader
+from interviewer.grading.labels import load_labeled
 
 RELABELED = Q.ROOT / "bench" / "data" / "relabel"
 

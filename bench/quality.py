@@ -26,13 +26,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interviewer.bank import BankCatalog  # noqa: E402
-from interviewer.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
-from interviewer.evaluation import AnswerOutcome, Report, report  # noqa: E402
-from interviewer.features import FEATURES  # noqa: E402
-from interviewer.grades import CREDIT  # noqa: E402
-from interviewer.grading import Grader, decide  # noqa: E402
-from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
+from interviewer.content.bank import BankCatalog  # noqa: E402
+from interviewer.grading.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
+from interviewer.grading.evaluation import AnswerOutcome, Report, report  # noqa: E402
+from interviewer.grading.features import FEATURES  # noqa: E402
+from interviewer.grading.grade import CREDIT  # noqa: E402
+from interviewer.grading.grader import Grader, decide  # noqa: E402
+from interviewer.grading.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
 
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
              ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
@@ -49,7 +49,7 @@ def file_label(path: Path) -> str:
 
 
 def _embedder(name: str):
-    from interviewer.embedding import SentenceTransformerEmbedder, USEEmbedder
+    from interviewer.grading.encoders.backends import SentenceTransformerEmbedder, USEEmbedder
 
     if name == "use":
         return USEEmbedder()
@@ -233,7 +233,7 @@ def target_check(r: Report) -> list[str]:
 
 def by_writer(catalog: BankCatalog) -> int:
     """Leave one labeled file (one writer) out, for the default configuration."""
-    from interviewer.embedding import USEEmbedder
+    from interviewer.grading.encoders.backends import USEEmbedder
 
     grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
     files = [*DEV_FILES, *HELDOUT_FILES]

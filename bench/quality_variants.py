@@ -30,15 +30,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
-from interviewer import grading
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
-from interviewer.embedding import CachingEmbedder, USEEmbedder
-from interviewer.evaluation import AnswerOutcome, report
-from interviewer.features import FEATURES, AnswerText, lexical_recall, lexical_units
-from interviewer.labels import LabeledAnswer, load_labeled, rubrics_for
-from interviewer.language import CJK
-from interviewer.textseg import (
+from interviewer.grading.grader import grader as grading
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
+from interviewer.grading.encoders.backends import CachingEmbedder, USEEmbedder
+from interviewer.grading.evaluation import AnswerOutcome, report
+from interviewer.grading.features import FEATURES, AnswerText, lexical_recall, lexical_units
+from interviewer.grading.labels import LabeledAnswer, load_labeled, rubrics_for
+from interviewer.content.language import CJK
+from interviewer.content.segment import (
     evidence_spans,
     segments,
     split_clauses,
@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     held_items = load(Q.HELDOUT_FILES)
     minilm = None
     if args.minilm:
-        from interviewer.embedding import SentenceTransformerEmbedder
+        from interviewer.grading.encoders.backends import SentenceTransformerEmbedder
 
         minilm = CachingEmbedder(SentenceTransformerEmbedder("minilm"))
     grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))

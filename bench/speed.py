@@ -44,11 +44,11 @@ def typical_answers() -> list[tuple[str, str, str]]:
 
 
 def bench_grading(repeats: int) -> dict:
-    from interviewer.bank import BankCatalog
-    from interviewer.embedding import make_embedder
-    from interviewer.grading import Grader
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.textseg import evidence_spans
+    from interviewer.content.bank import BankCatalog
+    from interviewer.grading.encoders.backends import make_embedder
+    from interviewer.grading.grader import Grader
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.segment import evidence_spans
 
     catalog = BankCatalog([ROOT / "bank"])
     rubrics = {b.id: rubric_for_bank(b).rubric for b in catalog.banks()}
@@ -92,7 +92,7 @@ def bench_grading(repeats: int) -> dict:
 
 
 def bench_batch(n: int, home: str) -> dict:
-    from interviewer.embedding import make_embedder
+    from interviewer.grading.encoders.backends import make_embedder
 
     pool = [a for a in typical_answers() if a[0] == "ai-infra-zh"]
     rows = []
@@ -126,7 +126,7 @@ def bench_batch(n: int, home: str) -> dict:
 PEAK = "int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])"
 
 RSS_BARE = """
-from interviewer.embedding import make_embedder
+from interviewer.grading.encoders.backends import make_embedder
 e = make_embedder("default"); e.embed(["梯度累积把大batch拆成micro-batch。"])
 print(%s)
 """ % PEAK
@@ -136,7 +136,7 @@ import asyncio
 from textual.widgets import TextArea
 from interviewer.cli import _catalog, _make_grader
 from interviewer.config import discover_settings
-from interviewer.session import SetupChoices, make_plan
+from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.app import make_app
 s = discover_settings(); banks = _catalog(s).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh"); c = SetupChoices(bank=bank.id, count=1)
@@ -167,8 +167,8 @@ def bench_rss(home: str) -> dict:
 
 
 def bench_rubric_build() -> dict:
-    from interviewer.bank import BankCatalog
-    from interviewer.rubric import build_rubric
+    from interviewer.content.bank import BankCatalog
+    from interviewer.content.rubric import build_rubric
 
     out = {}
     for bank in BankCatalog([ROOT / "bank"]).banks():

@@ -45,7 +45,7 @@ import os, time
 t0 = float(os.environ["BENCH_T0"])
 from interviewer.cli import _catalog, _deferred_grader
 from interviewer.config import discover_settings
-from interviewer.session import SetupChoices, make_plan
+from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.interview import InterviewScreen
 settings = discover_settings()
@@ -106,7 +106,7 @@ def bench_submit(n: int, home: str) -> dict:
 
     from interviewer.cli import _catalog, _make_grader
     from interviewer.config import discover_settings
-    from interviewer.session import SetupChoices, make_plan
+    from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.tui.app import make_app
     from interviewer.tui.screens.interview import InterviewScreen
 
@@ -143,8 +143,8 @@ def bench_submit(n: int, home: str) -> dict:
 
     asyncio.run(run())
     # the grader alone on the same answers: a fresh grader, warm on the rubric only
-    from interviewer.embedding import make_embedder
-    from interviewer.grading import Grader
+    from interviewer.grading.encoders.backends import make_embedder
+    from interviewer.grading.grader import Grader
 
     grader = Grader(make_embedder(settings.model))
     grader.warm_up(app.interview.rubric)

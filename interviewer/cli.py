@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TextIO
 
 from interviewer import __version__
-from interviewer.bank import BankCatalog, load_bank, read_text, render_bank
+from interviewer.content.bank import BankCatalog, load_bank, read_text, render_bank
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
 from interviewer.outpath import check_writable
 from interviewer.terminal import SafeStream, for_terminal
-from interviewer.importers.detect import FORMATS as IMPORT_FORMATS
+from interviewer.content.importers.detect import FORMATS as IMPORT_FORMATS
 from interviewer.paths import rubric_path_for
 
 EXIT_USAGE = 2
@@ -202,7 +202,7 @@ def _catalog(settings: Settings, err: TextIO | None = None) -> BankCatalog:
 
 def _open_store(settings: Settings, err: TextIO):
     """The session database; a corrupt one moved aside is said, with where it went."""
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
 
     store = Store.open(settings.data_dir)
     if store.moved_aside is not None:
@@ -218,7 +218,7 @@ def cmd_bank_list(settings: Settings, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: TextIO) -> int:
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.content.rubric import rubric_for_bank
 
     targets = paths or _catalog(settings, err).paths()
     if not targets:
@@ -240,9 +240,9 @@ def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: T
 
 
 def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.importers import import_source
-    from interviewer.importers.fields import parse_columns
-    from interviewer.importers.write import write_import
+    from interviewer.content.importers import import_source
+    from interviewer.content.importers.fields import parse_columns
+    from interviewer.content.importers.write import write_import
 
     if args.out and args.out != "-":
         check_writable(Path(args.out))
@@ -264,7 +264,7 @@ def cmd_bank_import(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
-    from interviewer.importers.export import to_anki_text, to_markdown
+    from interviewer.content.importers.export import to_anki_text, to_markdown
 
     bank = _catalog(settings, err).resolve(args.bank)
     if bank.parts:
@@ -289,15 +289,15 @@ def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
 
 
 def _missed_points(settings: Settings, bank) -> dict[str, list[str]]:
-    from interviewer.importers.export import missed_points
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.store import Store
+    from interviewer.content.importers.export import missed_points
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.store import Store
 
     return missed_points(Store.open(settings.data_dir), bank, rubric_for_bank(bank).rubric)
 
 
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.rubric import build_rubric, load_rubric, save_rubric
+    from interviewer.content.rubric import build_rubric, load_rubric, save_rubric
 
     bank = _catalog(settings, err).resolve(args.bank or settings.bank)
     target = check_writable(args.out) if args.out else rubric_path_for(bank.path, bank.id)
@@ -327,7 +327,7 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
 def _rubric_build_extracted(bank, target: Path, args: argparse.Namespace, err: TextIO) -> int:
     """The extracted points alone, beside a hand-written rubric, never over one."""
-    from interviewer.rubric import HAND, build_rubric, load_rubric, save_rubric
+    from interviewer.content.rubric import HAND, build_rubric, load_rubric, save_rubric
 
     if not args.out:
         target = target.with_name(f"{bank.id}.extracted.yaml")
@@ -349,9 +349,9 @@ def _rubric_build_extracted(bank, target: Path, args: argparse.Namespace, err: T
 
 def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
                       args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.llm_rubric import build_with_llm, lost_points
-    from interviewer.probing import LLMProber
-    from interviewer.rubric import save_rubric
+    from interviewer.content.llm_rubric import build_with_llm, lost_points
+    from interviewer.followups.prober import LLMProber
+    from interviewer.content.rubric import save_rubric
 
     prober = LLMProber(settings.llm)
     if not prober.configured:
@@ -381,14 +381,14 @@ def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
 def _make_embedder(settings: Settings):
     import os
 
-    from interviewer.embedding import make_embedder
+    from interviewer.grading.encoders.backends import make_embedder
 
     return make_embedder(settings.model, base_url=settings.embedding_base_url,
                          api_key=os.environ.get(settings.embedding_api_key_env))
 
 
 def _make_grader(settings: Settings):
-    from interviewer.grading import Grader
+    from interviewer.grading.grader import Grader
 
     return Grader(_make_embedder(settings), calibration_file=settings.data_dir / "calibration.json",
                   cache_dir=settings.data_dir / "cache")
@@ -396,7 +396,7 @@ def _make_grader(settings: Settings):
 
 def _require_calibrated(settings: Settings) -> None:
     """A model nobody calibrated is refused before any work, with the command that fixes it."""
-    from interviewer.models import require_calibrated
+    from interviewer.grading.encoders.names import require_calibrated
 
     require_calibrated(settings.model, settings.embedding_base_url,
                        settings.data_dir / "calibration.json")
@@ -407,15 +407,15 @@ def _deferred_grader(settings: Settings):
 
     The model name is checked now, so a name that cannot work fails before the TUI starts.
     """
-    from interviewer.deferred import DeferredGrader
-    from interviewer.models import model_id_for
+    from interviewer.grading.deferred import DeferredGrader
+    from interviewer.grading.encoders.names import model_id_for
 
     return DeferredGrader(lambda: _make_grader(settings),
                           model_id_for(settings.model, settings.embedding_base_url))
 
 
 def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
-    from interviewer.rubric import load_rubric, rubric_for_bank
+    from interviewer.content.rubric import load_rubric, rubric_for_bank
 
     path = Path(ref)
     if path.suffix in (".yaml", ".yml", ".json") or path.exists():
@@ -428,7 +428,7 @@ def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
 
 def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
-    from interviewer.batch import (
+    from interviewer.grading.batch import (
         CHUNK,
         BatchError,
         Progress,
@@ -439,7 +439,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         parse_batch,
         report_grades,
     )
-    from interviewer.grades import Grade
+    from interviewer.grading.grade import Grade
 
     if not args.rubric:
         raise InputError("--answers needs --rubric (a rubric file or bank id)")
@@ -452,7 +452,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
         if target is not None:
             check_writable(target)
     if args.report is not None:
-        from interviewer.report import format_of
+        from interviewer.reports.report import format_of
 
         format_of(args.report)
     jobs, capped = cap_jobs(args.jobs, args.force_jobs)
@@ -512,8 +512,8 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
     if args.resume and skip:
         err.write(f"skipped {len(skip)} answers already in {args.out}\n")
     if args.report:
-        from interviewer.recorder import interview_from_grades
-        from interviewer.report import ReportMeta, write_report
+        from interviewer.sessions.recorder import interview_from_grades
+        from interviewer.reports.report import ReportMeta, write_report
 
         if args.out:  # the whole file: what earlier runs graded as well as this one
             graded = report_grades(args.out, parsed, rubric)
@@ -527,7 +527,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
 
 
 def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.content.rubric import rubric_for_bank
 
     missing = [f for f, v in (("--bank", args.bank), ("--question", args.question),
                               ("--answer-file", args.answer_file)) if not v]
@@ -551,7 +551,7 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
 
 def format_grade(question: str, grade) -> str:
-    from interviewer.grades import MARK as marks
+    from interviewer.grading.grade import MARK as marks
 
     lines = [f"Question: {question}", f"Score: {grade.score:.0%}  (model {grade.model_id}, "
              f"calibration {grade.calibration})", ""]
@@ -570,9 +570,9 @@ def format_grade(question: str, grade) -> str:
 def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import replace
 
-    from interviewer.calibration import fit_scorer, save_scorer
-    from interviewer.cutoffs import cutoff_samples, fit_cutoffs
-    from interviewer.labels import collect_features
+    from interviewer.grading.calibration import fit_scorer, save_scorer
+    from interviewer.grading.cutoffs import cutoff_samples, fit_cutoffs
+    from interviewer.grading.labels import collect_features
 
     target = check_writable(args.out or settings.data_dir / "calibration.json",
                             make_parents=args.out is None)
@@ -602,7 +602,7 @@ def _need_terminal() -> None:
 
 def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
     """The TUI: straight into the interview when the command line says enough, else setup."""
-    from interviewer.session import SetupChoices, load_choices, make_plan
+    from interviewer.sessions.plan import SetupChoices, load_choices, make_plan
 
     catalog = _catalog(settings)
     banks = catalog.banks()
@@ -625,7 +625,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
         plan = make_plan(bank, choices)
     grader = _deferred_grader(settings)  # a model that cannot work is refused first
     _need_terminal()
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
     if getattr(args, "drill_plan", None) is not None:
@@ -640,8 +640,8 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Grade the answer, then ask the configured LLM (or a template) for the follow-up."""
-    from interviewer.probing import followup_language, make_prober
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.followups.prober import followup_language, make_prober
+    from interviewer.content.rubric import rubric_for_bank
 
     bank = _catalog(settings, err).resolve(args.bank)
     question = bank.question(args.question)
@@ -667,9 +667,9 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
                 total_limit: float | None = None):
     from datetime import datetime, timezone
 
-    from interviewer.practice import drill_questions, point_statuses
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import InterviewPlan
+    from interviewer.practice.drill import drill_questions, point_statuses
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import InterviewPlan
 
     store = _open_store(settings, err)
     try:
@@ -685,7 +685,7 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
 
 
 def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.session import SetupChoices
+    from interviewer.sessions.plan import SetupChoices
 
     bank = _catalog(settings, err).resolve(settings.bank)
     args.drill_plan = _drill_plan(settings, bank, args.count, err, args.total_time)
@@ -697,9 +697,9 @@ def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
 def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from datetime import datetime, timezone
 
-    from interviewer.practice import due_points, mastery, point_statuses
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.store import NotSavedError
+    from interviewer.practice.drill import due_points, mastery, point_statuses
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.store import NotSavedError
 
     bank = _catalog(settings, err).resolve(settings.bank)
     rubric = rubric_for_bank(bank).rubric
@@ -778,8 +778,8 @@ def _session_or_latest(store, session_id: str | None, err: TextIO):
 
 
 def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.recorder import interview_from_session
-    from interviewer.report import ReportMeta, format_of, render
+    from interviewer.sessions.recorder import interview_from_session
+    from interviewer.reports.report import ReportMeta, format_of, render
 
     if args.out is not None:
         check_writable(args.out)
@@ -793,7 +793,7 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     if interview.rubric.questions:
         from datetime import datetime
 
-        from interviewer.practice import session_mastery
+        from interviewer.practice.drill import session_mastery
 
         ended = datetime.fromisoformat(row.ended_at) if row.ended_at else None
         shares = session_mastery(store, interview.bank, interview.rubric,
@@ -813,8 +813,8 @@ def cmd_report(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
 
 
 def cmd_history(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.history import missed_points, trend
-    from interviewer.scoring import format_score
+    from interviewer.practice.history import missed_points, trend
+    from interviewer.sessions.score import format_score
 
     store = _open_store(settings, err)
     rows = store.sessions(limit=None if args.points else args.limit)
@@ -893,7 +893,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         err.write(f"interviewer: error: {exc}\n")
         return EXIT_USAGE
     except sqlite3.OperationalError as exc:  # locked after it was opened: busy, not broken
-        from interviewer.store import DB_NAME, is_locked, locked_error
+        from interviewer.sessions.store import DB_NAME, is_locked, locked_error
 
         if not is_locked(exc):
             raise

@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fakes import BigramEmbedder  # noqa: E402
 
 from interviewer import cli  # noqa: E402
-from interviewer.calibration import Scorer  # noqa: E402
-from interviewer.grading import Grader  # noqa: E402
+from interviewer.grading.calibration import Scorer  # noqa: E402
+from interviewer.grading.grader import Grader  # noqa: E402
 
 DELAY = float(os.environ.get("BATCH_DELAY", "0"))
 LOG = os.environ.get("BATCH_LOG")

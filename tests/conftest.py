@@ -35,14 +35,14 @@ def settings(isolated_home: Path):
 
 @pytest.fixture
 def zh_bank():
-    from interviewer.bank import load_bank
+    from interviewer.content.bank import load_bank
 
     return load_bank(ROOT / "bank" / "ai-infra-zh.md")
 
 
 @pytest.fixture
 def en_bank():
-    from interviewer.bank import load_bank
+    from interviewer.content.bank import load_bank
 
     return load_bank(ROOT / "bank" / "llm-systems-en.md")
 
@@ -50,7 +50,7 @@ def en_bank():
 @pytest.fixture(scope="session")
 def real_embedder():
     """The real default model (shipped inside its PyPI package), loaded once per session."""
-    from interviewer.embedding import make_embedder
+    from interviewer.grading.encoders.backends import make_embedder
 
     embedder = make_embedder("default")
     embedder.load()
@@ -60,7 +60,7 @@ def real_embedder():
 @pytest.fixture(scope="session")
 def minilm_embedder():
     """The bundled all-MiniLM-L6-v2 through sentence-transformers, the engine for named models."""
-    from interviewer.embedding import make_embedder
+    from interviewer.grading.encoders.backends import make_embedder
 
     embedder = make_embedder("minilm")
     embedder.load()

@@ -6,20 +6,20 @@ from pathlib import Path
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.calibration import Scorer
-from interviewer.grades import Grade
-from interviewer.grading import Grader
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grade import Grade
+from interviewer.grading.grader import Grader
 
 
 def stored_session(home: Path) -> tuple[str, str, Grade]:
     """One answered question of ai-infra-zh in ``home``'s database: (session id, question
     text, its grade)."""
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.interview import Interview
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import Store
 
     bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
     interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT, SEED
-from interviewer.bank import (
+from interviewer.content.bank import (
     BankCatalog,
     detect_language,
     import_plaintext,
@@ -152,8 +152,8 @@ def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:
 
 
 def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
-    from interviewer.bank import BankCatalog, combine_banks
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.content.bank import BankCatalog, combine_banks
+    from interviewer.content.rubric import rubric_for_bank
 
     catalog = BankCatalog([ROOT / "bank"])
     zh, en = catalog.resolve("ai-infra-zh"), catalog.resolve("llm-systems-en")
@@ -175,7 +175,7 @@ def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
 
 
 def test_a_path_with_a_plus_in_it_is_a_path(tmp_path: Path) -> None:
-    from interviewer.bank import BankCatalog
+    from interviewer.content.bank import BankCatalog
 
     src = (ROOT / "bank" / "llm-systems-en.md").read_text(encoding="utf-8")
     (tmp_path / "c++.md").write_text(src, encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.claims import contradiction, is_bare, names_neighbour, numbers
+from interviewer.grading.claims import contradiction, is_bare, names_neighbour, numbers
 
 
 @pytest.mark.parametrize(("point", "span", "kind"), [

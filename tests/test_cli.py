@@ -13,9 +13,9 @@ from cli_run import run_cli
 from conftest import DATA, ROOT, SEED
 from fakes import BigramEmbedder
 from interviewer import cli
-from interviewer.bank import load_bank, parse_bank
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.content.bank import load_bank, parse_bank
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 
 REAL_MAKE_GRADER = cli._make_grader
@@ -196,8 +196,8 @@ def test_errors_from_a_real_process_have_no_traceback(tmp_path: Path) -> None:
 
 def test_calibrate_fits_and_saves_thresholds_for_the_model(tmp_path: Path,
                                                            isolated_home: Path) -> None:
-    from interviewer.bank import load_bank
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.content.bank import load_bank
+    from interviewer.content.rubric import rubric_for_bank
 
     rubric = rubric_for_bank(load_bank(ROOT / "bank" / "llm-systems-en.md")).rubric
     q = rubric.question("mixed-precision")
@@ -241,12 +241,12 @@ def test_calibrate_bad_label_files(tmp_path: Path, line: str, fragment: str) -> 
 
 def _stored_session(home: Path) -> str:
     """A finished session in the store, as the TUI would leave it."""
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.interview import Interview
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import Store
 
     bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
     interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=2)),
@@ -320,8 +320,8 @@ def test_followup_command_against_a_real_server(tmp_path: Path, monkeypatch: pyt
     answer = tmp_path / "a.txt"
     answer.write_text("梯度累积就是把梯度加起来。", encoding="utf-8")
     with ChatServer() as server:
-        from interviewer.bank import load_bank
-        from interviewer.rubric import rubric_for_bank
+        from interviewer.content.bank import load_bank
+        from interviewer.content.rubric import rubric_for_bank
         pid = rubric_for_bank(load_bank(ROOT / "bank" / "ai-infra-zh.md")).rubric.question("q07").points[2].id
         server.script = [Reply(json.dumps({"followup": "显存峰值由什么决定？", "targets": [pid]},
                                           ensure_ascii=False))]
@@ -369,7 +369,7 @@ def test_rubric_build_with_an_llm_keeps_only_grounded_points(tmp_path: Path,
         code, _, err = run("rubric", "build", str(bank_dir / "b.md"), "--llm")
     assert code == 0, err
     assert "dropped q1: 使用量子计算机" in err and "q2: the LLM's reply was unusable" in err
-    from interviewer.rubric import load_rubric
+    from interviewer.content.rubric import load_rubric
     rubric = load_rubric(tmp_path / "rubrics" / "b.yaml")
     texts = [p.text for p in rubric.question("q1").points]
     assert texts == ["把大batch拆成多个micro-batch并累加梯度后再更新", "峰值显存只需要一个micro-batch"]
@@ -418,7 +418,7 @@ def test_grade_batch_in_worker_processes_matches_one_process(tmp_path: Path, mon
 def test_report_skips_a_later_session_with_no_answer_and_says_which(isolated_home: Path) -> None:
     import time
 
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
 
     sid = _stored_session(isolated_home)
     time.sleep(1.1)  # started_at has a resolution of one second

@@ -16,8 +16,8 @@ import pytest
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer import cli
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 BUILT: list[str] = []
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.features import AnswerText, is_cross_lingual, lexical_recall, lexical_units
-from interviewer.language import language_of
+from interviewer.grading.features import AnswerText, is_cross_lingual, lexical_recall, lexical_units
+from interviewer.content.language import language_of
 
 
 @pytest.mark.parametrize("text, language", [

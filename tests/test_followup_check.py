@@ -10,12 +10,12 @@ import pytest
 
 from fakes import BigramEmbedder
 from llm_server import ChatServer, Reply
-from interviewer.calibration import Scorer
+from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
-from interviewer.followup_check import unusable_reason
-from interviewer.grading import Grader
-from interviewer.probing import LLMProber, template_followup
-from interviewer.rubric import rubric_for_bank
+from interviewer.followups.check import unusable_reason
+from interviewer.grading.grader import Grader
+from interviewer.followups.prober import LLMProber, template_followup
+from interviewer.content.rubric import rubric_for_bank
 
 ANSWER = "梯度累积将一个大batch拆分为多个micro-batch。"
 

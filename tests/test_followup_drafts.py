@@ -15,11 +15,11 @@ from textual.widgets import Static, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
-from interviewer.store import Store
-from interviewer.timer import ManualClock
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.sessions.store import Store
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
@@ -32,12 +32,12 @@ KILLED_IN_FOLLOWUP = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, {tests!r})
     from fakes import BigramEmbedder
-    from interviewer.bank import BankCatalog
-    from interviewer.calibration import Scorer
+    from interviewer.content.bank import BankCatalog
+    from interviewer.grading.calibration import Scorer
     from interviewer.config import discover_settings
-    from interviewer.grading import Grader
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.timer import ManualClock
+    from interviewer.grading.grader import Grader
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app
     from textual.widgets import TextArea
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fakes import BigramEmbedder
-from interviewer.calibration import (
+from interviewer.grading.calibration import (
     UNCALIBRATED,
     Scorer,
     fit_logistic,
@@ -15,11 +15,11 @@ from interviewer.calibration import (
     save_scorer,
     scorer_for,
 )
-from interviewer.embedding import CachingEmbedder
+from interviewer.grading.encoders.backends import CachingEmbedder
 from interviewer.errors import ConfigError
-from interviewer.features import FEATURES
-from interviewer.grading import Grader
-from interviewer.rubric import Point, QuestionRubric, Rubric
+from interviewer.grading.features import FEATURES
+from interviewer.grading.grader import Grader
+from interviewer.content.rubric import Point, QuestionRubric, Rubric
 
 QUESTION = QuestionRubric(id="q", question="怎么省显存、加速训练？", source_sha256="", points=(
     Point("q.a", "梯度累积减少通信频率", weight=2.0),

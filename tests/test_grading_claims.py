@@ -7,8 +7,8 @@ import json
 import pytest
 from conftest import ROOT
 
-from interviewer.grading import Grader
-from interviewer.rubric import rubric_for_bank
+from interviewer.grading.grader import Grader
+from interviewer.content.rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
 
@@ -54,7 +54,7 @@ def test_a_list_of_terms_scores_at_most_a_quarter(real_embedder, zh_bank, answer
 
 
 def test_a_capped_score_says_why_and_keeps_it_through_storage(real_embedder, zh_bank) -> None:
-    from interviewer.grades import Grade
+    from interviewer.grading.grade import Grade
 
     rubric = rubric_for_bank(zh_bank).rubric
     answer = "KV Cache，PagedAttention，Continuous Batching，量化，投机解码，FlashAttention，CUDA Graph"
@@ -81,7 +81,7 @@ CONTRAST = {bank: [json.loads(line) for line in
 @pytest.fixture(scope="module")
 def contrast_verdicts(real_embedder) -> dict[tuple[str, str], str]:
     """Every contrast case of the shipped banks, graded: (point id, kind) -> verdict."""
-    from interviewer.bank import load_bank
+    from interviewer.content.bank import load_bank
 
     grader = Grader(real_embedder)
     out = {}

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA
-from interviewer.bank import load_bank, parse_bank, render_bank
+from interviewer.content.bank import load_bank, parse_bank, render_bank
 from interviewer.errors import BankError
-from interviewer.importers import import_source
-from interviewer.importers.anki_text import html_to_text
-from interviewer.importers.export import to_anki_text
+from interviewer.content.importers import import_source
+from interviewer.content.importers.anki_text import html_to_text
+from interviewer.content.importers.export import to_anki_text
 
 IMPORT = DATA / "import"
 sys.path.insert(0, str(IMPORT / "anki-apkg"))
@@ -243,7 +243,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
 
 def test_cli_import_reports_skips_and_writes_the_key_points_as_a_hand_rubric(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from interviewer.rubric import load_rubric, rubric_for_bank
+    from interviewer.content.rubric import load_rubric, rubric_for_bank
 
     monkeypatch.chdir(tmp_path)
     code, _, err = _run("bank", "import", str(IMPORT / "markdown-folder/broken"), "--id", "llm")
@@ -312,7 +312,7 @@ def test_cli_export_markdown_and_anki(tmp_path: Path) -> None:
 
 def test_rubric_source_field_is_optional_and_checked(tmp_path: Path) -> None:
     from interviewer.errors import RubricError
-    from interviewer.rubric import load_rubric
+    from interviewer.content.rubric import load_rubric
 
     base = ("bank: b\nquestions:\n  - id: q1\n    question: Q?\n    source_sha256: x\n{src}"
             "    points:\n      - id: q1.a\n        text: a point\n")
@@ -332,8 +332,8 @@ def test_rubric_source_field_is_optional_and_checked(tmp_path: Path) -> None:
 def test_export_missed_puts_the_points_last_missed_on_the_card(isolated_home: Path,
                                                                 tmp_path: Path) -> None:
     from interviewer.config import discover_settings
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.store import Store
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.store import Store
 
     settings = discover_settings()
     bank = load_bank(Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from interviewer.grading import Grader
-from interviewer.models import MINILM_ID, USE_ID
-from interviewer.rubric import rubric_for_bank
+from interviewer.grading.grader import Grader
+from interviewer.grading.encoders.names import MINILM_ID, USE_ID
+from interviewer.content.rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
 

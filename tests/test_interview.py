@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.bank import Question
-from interviewer.grades import Grade, PointResult
-from interviewer.interview import Attempt, FollowUpRound, Interview, MissedPoint
+from interviewer.content.bank import Question
+from interviewer.grading.grade import Grade, PointResult
+from interviewer.sessions.interview import Attempt, FollowUpRound, Interview, MissedPoint
 
 
 def _point(pid: str, verdict: str) -> PointResult:

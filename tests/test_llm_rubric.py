@@ -15,11 +15,11 @@ import pytest
 from fakes import BigramEmbedder
 from llm_server import ChatServer, Reply
 from interviewer import cli
-from interviewer.bank import load_bank
+from interviewer.content.bank import load_bank
 from interviewer.config import LLMSettings
-from interviewer.llm_rubric import build_with_llm
-from interviewer.probing import LLMProber
-from interviewer.rubric import load_rubric, rubric_for_question
+from interviewer.content.llm_rubric import build_with_llm
+from interviewer.followups.prober import LLMProber
+from interviewer.content.rubric import load_rubric, rubric_for_question
 
 BANK = """---
 id: b

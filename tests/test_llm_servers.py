@@ -10,11 +10,11 @@ import pytest
 
 from fakes import BigramEmbedder
 from llm_server import ChatServer, Reply
-from interviewer.calibration import Scorer
+from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
-from interviewer.grading import Grader
-from interviewer.probing import LLMProber
-from interviewer.rubric import rubric_for_bank
+from interviewer.grading.grader import Grader
+from interviewer.followups.prober import LLMProber
+from interviewer.content.rubric import rubric_for_bank
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interviewer.deferred import DeferredGrader
-from interviewer.embedding import make_embedder
+from interviewer.grading.deferred import DeferredGrader
+from interviewer.grading.encoders.backends import make_embedder
 from interviewer.errors import ModelError
-from interviewer.models import model_id_for
+from interviewer.grading.encoders.names import model_id_for
 
 
 @pytest.mark.parametrize("name, base_url", [

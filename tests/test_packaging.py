@@ -31,7 +31,7 @@ def test_wheel_carries_banks_rubrics_styles_and_calibration(wheel: Path) -> None
     for rubric in (ROOT / "rubrics").glob("*.yaml"):
         assert f"interviewer/_shipped/rubrics/{rubric.name}" in names
     assert "interviewer/tui/styles/app.tcss" in names
-    assert "interviewer/calibration.json" in names
+    assert "interviewer/grading/calibration.json" in names
 
 
 def test_installed_wheel_finds_its_banks_and_rubrics(wheel: Path, tmp_path: Path) -> None:

@@ -10,10 +10,10 @@ from textual.widgets import Static, Switch, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
-from interviewer.practice import (
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.practice.drill import (
     drill_questions,
     due_points,
     mastery,
@@ -21,9 +21,9 @@ from interviewer.practice import (
     point_statuses,
     retake_diff,
 )
-from interviewer.rubric import rubric_for_bank
-from interviewer.srs import GOOD, LAPSE
-from interviewer.store import Store
+from interviewer.content.rubric import rubric_for_bank
+from interviewer.practice.srs import GOOD, LAPSE
+from interviewer.sessions.store import Store
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 GRADER = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
@@ -86,8 +86,8 @@ def test_retake_diff_names_gained_and_lost_points(bank) -> None:
 async def test_a_drill_from_the_setup_screen_and_a_retake_diff(settings, bank) -> None:
     from test_tui import feedback, wait_for
 
-    from interviewer.session import SetupChoices
-    from interviewer.timer import ManualClock
+    from interviewer.sessions.plan import SetupChoices
+    from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app
     from interviewer.tui.screens.setup import SetupScreen
 
@@ -148,7 +148,7 @@ def test_points_and_drill_commands(settings, bank, isolated_home) -> None:
 
 
 def test_session_mastery_lists_only_its_tags_as_they_stood_then(tmp_path: Path, bank) -> None:
-    from interviewer.practice import session_mastery
+    from interviewer.practice.drill import session_mastery
 
     store = Store.open(tmp_path)
     rubric = rubric_for_bank(bank).rubric

@@ -15,13 +15,13 @@ import pytest
 
 from conftest import DATA, ROOT
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
-from interviewer.interview import FollowUpRound, Interview
-from interviewer.report import ReportMeta, render, render_html, render_markdown, to_data
-from interviewer.rubric import rubric_for_bank
-from interviewer.session import SetupChoices, make_plan
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.sessions.interview import FollowUpRound, Interview
+from interviewer.reports.report import ReportMeta, render, render_html, render_markdown, to_data
+from interviewer.content.rubric import rubric_for_bank
+from interviewer.sessions.plan import SetupChoices, make_plan
 
 GOLDEN = DATA / "golden"
 HOSTILE = "用<script>alert('x')</script>和</table>测试 | *粗* _斜_ `代码` [链接](http://x) ```"
@@ -245,7 +245,7 @@ def test_the_report_can_include_each_reference_answer() -> None:
 
 
 def _md_escaped(text: str) -> str:
-    from interviewer.report import _md
+    from interviewer.reports.report import _md
 
     return _md(text)
 

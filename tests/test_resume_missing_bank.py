@@ -13,20 +13,20 @@ import pytest
 from cli_run import run_cli
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.bank import parse_bank
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.content.bank import parse_bank
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 SCORER = Scorer(0.6, 0.3, source="test")
 
 
 def _interrupted_session_on_a_deleted_bank(home: Path):
     """An interview on a user bank, killed mid-answer; then the bank file is deleted."""
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
+    from interviewer.sessions.interview import Interview
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import Store
 
     source = (ROOT / "bank" / "llm-systems-en.md").read_text(encoding="utf-8")
     path = home / "bank" / "gone-bank.md"
@@ -61,9 +61,9 @@ def test_cli_resume_when_the_bank_is_gone_is_one_line_and_exit_2(isolated_home: 
 
 
 async def test_tui_resume_when_the_bank_is_gone_shows_setup_and_says_why(settings) -> None:
-    from interviewer.bank import BankCatalog
-    from interviewer.store import Store
-    from interviewer.timer import ManualClock
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.store import Store
+    from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app
     from interviewer.tui.screens.setup import SetupScreen
 

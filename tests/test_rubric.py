@@ -7,9 +7,9 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from interviewer.bank import Bank, Question, load_bank, render_bank
+from interviewer.content.bank import Bank, Question, load_bank, render_bank
 from interviewer.errors import RubricError
-from interviewer.rubric import (
+from interviewer.content.rubric import (
     DraftPoint,
     build_rubric,
     extract_points,
@@ -133,7 +133,7 @@ def test_save_load_round_trip_and_json_is_accepted(tmp_path: Path) -> None:
     assert loaded.questions == rubric.questions
     assert not loaded.is_hand_edited("q1")
     import json
-    from interviewer.rubric import rubric_to_data
+    from interviewer.content.rubric import rubric_to_data
     jpath = tmp_path / "t.json"
     jpath.write_text(json.dumps(rubric_to_data(rubric), ensure_ascii=False))
     assert load_rubric(jpath).questions == rubric.questions
@@ -266,7 +266,7 @@ def test_every_point_keeps_the_reference_sentence_it_came_from(zh_bank, en_bank)
 
 
 def test_source_is_saved_and_an_old_rubric_without_it_falls_back_to_the_answer(tmp_path) -> None:
-    from interviewer.reference import point_sources
+    from interviewer.content.reference import point_sources
 
     bank = _bank("学习率过大：训练会震荡。\n数据噪声：标签有误，模型学到噪声。")
     rubric = build_rubric(bank).rubric

@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT
 from llm_server import ChatServer
 from interviewer import cli
-from interviewer.calibration import DEFAULT_CUTOFFS, scorer_for
-from interviewer.models import USE_ID, openai_model_id
+from interviewer.grading.calibration import DEFAULT_CUTOFFS, scorer_for
+from interviewer.grading.encoders.names import USE_ID, openai_model_id
 
 LABELS = ROOT / "bench" / "data" / "labeled-dev.jsonl"
 GENUINE = "梯度累积的原理：梯度先累加，不马上更新参数。梯度累积的作用：显存不够时也能用大batch。"
@@ -74,7 +74,7 @@ def test_the_identity_of_a_served_model_is_its_name_and_host() -> None:
 
 
 def test_a_calibration_saved_under_a_url_is_found_by_identity(tmp_path: Path) -> None:
-    shipped = json.loads((ROOT / "interviewer" / "calibration.json").read_text())[USE_ID]
+    shipped = json.loads((ROOT / "interviewer" / "grading" / "calibration.json").read_text())[USE_ID]
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps({"e5@http://localhost:8080/v1": shipped}), encoding="utf-8")
     assert scorer_for(openai_model_id("e5", "http://127.0.0.1:8080/v1"), path).calibrated

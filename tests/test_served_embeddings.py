@@ -13,7 +13,7 @@ import pytest
 from fakes import BigramEmbedder
 from llm_server import ChatServer
 from interviewer import cli
-from interviewer.embedding import OpenAIEmbedder, make_embedder
+from interviewer.grading.encoders.backends import OpenAIEmbedder, make_embedder
 from interviewer.errors import ModelError
 
 

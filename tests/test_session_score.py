@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from interviewer.bank import Bank, Question
-from interviewer.grades import Grade
-from interviewer.interview import Interview
-from interviewer.recorder import Recorder, interview_from_session
-from interviewer.report import ReportMeta, render_markdown, to_data
-from interviewer.rubric import Rubric
-from interviewer.session import InterviewPlan
-from interviewer.store import Store
+from interviewer.content.bank import Bank, Question
+from interviewer.grading.grade import Grade
+from interviewer.sessions.interview import Interview
+from interviewer.sessions.recorder import Recorder, interview_from_session
+from interviewer.reports.report import ReportMeta, render_markdown, to_data
+from interviewer.content.rubric import Rubric
+from interviewer.sessions.plan import InterviewPlan
+from interviewer.sessions.store import Store
 
 
 def _grade(qid: str, score: float) -> Grade:
@@ -59,11 +59,11 @@ def test_a_session_with_nothing_graded_has_no_score_anywhere(tmp_path) -> None:
 
 
 def test_the_resume_offer_numbers_the_question_by_its_place_in_the_plan(tmp_path) -> None:
-    from interviewer.recorder import where_it_stopped
+    from interviewer.sessions.recorder import where_it_stopped
 
     interview, store, sid = _recorded(tmp_path, [(0, 0.2), (0, "retake"), (3, 0.5)])
     interview.attempts[1].answer = "半截"
-    from interviewer.drafts import DraftSaver
+    from interviewer.sessions.drafts import DraftSaver
 
     assert Recorder(store, sid, interview, saver=DraftSaver(store, sid)).draft(1)
     assert where_it_stopped(store.session(sid)) == "question 2 of 3, 2 characters typed"

@@ -9,11 +9,11 @@ from textual.widgets import TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
-from interviewer.session import SetupChoices, make_plan
-from interviewer.timer import ManualClock
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 
 SIZE = (100, 32)

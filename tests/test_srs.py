@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from interviewer.srs import GOOD, HARD, LAPSE, MIN_EASE, NEW, Review, mastered, outcome_for, schedule
+from interviewer.practice.srs import GOOD, HARD, LAPSE, MIN_EASE, NEW, Review, mastered, outcome_for, schedule
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT
 from interviewer.errors import InterviewerError
-from interviewer.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store
+from interviewer.sessions.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store
 
 
 def v1_database(path: Path) -> None:
@@ -73,12 +73,12 @@ import asyncio, sys
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
 from interviewer.config import discover_settings
-from interviewer.grading import Grader
-from interviewer.session import SetupChoices, make_plan
-from interviewer.timer import ManualClock
+from interviewer.grading.grader import Grader
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from textual.widgets import TextArea
 
@@ -217,8 +217,8 @@ def test_sigkill_while_typing_then_resume_restores_draft_question_and_time(tmp_p
     assert row.attempts[0].score is not None
     assert row.attempts[1].time_used == pytest.approx(100, abs=1)
 
-    from interviewer.bank import BankCatalog
-    from interviewer.recorder import interview_from_session
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.recorder import interview_from_session
 
     interview = interview_from_session(row, BankCatalog([ROOT / "bank"]))
     assert interview.index == 1

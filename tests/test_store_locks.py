@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from interviewer.store import DB_NAME, DatabaseLocked, SessionBusy, Store
+from interviewer.sessions.store import DB_NAME, DatabaseLocked, SessionBusy, Store
 
 # Another process with a write transaction that also keeps readers out (exclusive locking
 # mode): what a second interviewer in the middle of a migration or a checkpoint looks like.
@@ -90,7 +90,7 @@ def test_cli_on_a_locked_database_says_so_in_one_line_and_exits_2(tmp_path: Path
 CLAIMER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
     from interviewer.errors import InterviewerError
     home, go = Path(sys.argv[1]), Path(sys.argv[2])
     store = Store.open(home)
@@ -160,8 +160,8 @@ def test_resume_refuses_a_session_open_elsewhere_in_one_line(tmp_path: Path) -> 
 
 
 def test_a_session_held_by_another_process_is_not_taken_over(tmp_path: Path) -> None:
-    from interviewer.bank import BankCatalog
-    from interviewer.recorder import Recorder, interview_from_session
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.recorder import Recorder, interview_from_session
 
     _interrupted_session(tmp_path)
     go = tmp_path / "go"

@@ -16,7 +16,7 @@ import pytest
 from cli_run import run_cli
 from stored import stored_session
 from conftest import ROOT
-from interviewer.store import DB_NAME
+from interviewer.sessions.store import DB_NAME
 
 
 def _stored_session(home: Path) -> tuple[str, str]:

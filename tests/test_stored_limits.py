@@ -11,17 +11,17 @@ import pytest
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 
 def _session_with_limits(home: Path, time_limit, total_limit) -> None:
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import DB_NAME, Store
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.interview import Interview
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import DB_NAME, Store
 
     bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
     interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),
@@ -38,9 +38,9 @@ def _session_with_limits(home: Path, time_limit, total_limit) -> None:
 
 @pytest.mark.parametrize("limit", [float("inf"), float("nan"), -5, 0])
 def test_an_unusable_stored_limit_reads_back_as_untimed(isolated_home: Path, limit) -> None:
-    from interviewer.recorder import interview_from_session
-    from interviewer.bank import BankCatalog
-    from interviewer.store import Store
+    from interviewer.sessions.recorder import interview_from_session
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.store import Store
 
     _session_with_limits(isolated_home, limit, limit)
     store = Store.open(isolated_home)
@@ -51,9 +51,9 @@ def test_an_unusable_stored_limit_reads_back_as_untimed(isolated_home: Path, lim
 async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(settings) -> None:
     from textual.widgets import TextArea
 
-    from interviewer.bank import BankCatalog
-    from interviewer.store import Store
-    from interviewer.timer import ManualClock
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.store import Store
+    from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app
     from interviewer.tui.screens.interview import InterviewScreen
 
@@ -79,7 +79,7 @@ async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(s
 @pytest.mark.parametrize("limit", ["Infinity", "NaN", "-5", "0", '"soon"'])
 def test_remembered_setup_choices_with_an_unusable_limit_are_ignored(tmp_path: Path,
                                                                      limit: str) -> None:
-    from interviewer.session import SETUP_FILE, load_choices
+    from interviewer.sessions.plan import SETUP_FILE, load_choices
 
     (tmp_path / SETUP_FILE).write_text(
         '{"bank": "llm-systems-en", "count": 2, "time_limit": %s, "total_limit": null}' % limit,

@@ -13,8 +13,8 @@ from cli_run import run_cli
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer import cli
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 HOSTILE = "混合精度训练\x1b[2J\x07（FP16/BF16）\x9b31m\r覆盖\x1b]0;title\x07"
@@ -63,12 +63,12 @@ def test_an_error_echoing_an_id_shows_its_control_bytes_as_escapes(tmp_path: Pat
 
 
 def test_a_report_to_stdout_shows_control_bytes_as_escapes(isolated_home: Path) -> None:
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
+    from interviewer.content.bank import BankCatalog
+    from interviewer.sessions.interview import Interview
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import Store
 
     bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
     interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=1)),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.textseg import segments, split_clauses, split_sentences, split_top_level
+from interviewer.content.segment import segments, split_clauses, split_sentences, split_top_level
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -44,7 +44,7 @@ def test_segments_include_sentences_and_clauses_once() -> None:
 
 def _reference_top_level(text: str, chars: str) -> list[int]:
     """The character-by-character bracket walk the fast path replaced, kept as the oracle."""
-    from interviewer.textseg import _PAIRS
+    from interviewer.content.segment import _PAIRS
 
     stack: list[str] = []
     out = []
@@ -61,7 +61,7 @@ def _reference_top_level(text: str, chars: str) -> list[int]:
 def test_top_level_positions_match_a_plain_bracket_walk() -> None:
     import random
 
-    from interviewer.textseg import top_level_positions
+    from interviewer.content.segment import top_level_positions
 
     rng = random.Random(7)
     alphabet = "（）()【】「」『』“”[]，。；;:：、.!? a中\n"

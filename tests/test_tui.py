@@ -8,11 +8,11 @@ from textual.widgets import DataTable, Input, Static, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
-from interviewer.session import SetupChoices, make_plan
-from interviewer.timer import ManualClock
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.help import HelpScreen
@@ -218,7 +218,7 @@ async def test_markup_like_input_shows_literally_and_cannot_crash(settings) -> N
 
 
 async def test_bank_text_with_markup_renders_literally(settings) -> None:
-    from interviewer.bank import parse_bank
+    from interviewer.content.bank import parse_bank
 
     bank = parse_bank("---\nid: m\ntitle: '[b]T[/b]'\nlanguage: en\n---\n\n"
                       "## q1: What does [red]this[/] do?\n\n### Answer\n\n- [link=x]Point[/link]: it works.\n")
@@ -340,7 +340,7 @@ async def test_history_screen_shows_finished_sessions(settings) -> None:
 
 
 async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
 
     first = build(settings, n=2)
     async with first.run_test() as pilot:
@@ -366,8 +366,8 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
 
     from llm_server import ChatServer, Reply
     from interviewer.config import LLMSettings
-    from interviewer.probing import LLMProber
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.followups.prober import LLMProber
+    from interviewer.content.rubric import rubric_for_bank
 
     q07 = rubric_for_bank(zh_bank).rubric.question("q07")
     target = q07.points[3]  # 通信也只在参数更新时进行一次AllReduce，频率降为1/N
@@ -463,7 +463,7 @@ async def test_the_summary_table_follows_a_resize(settings) -> None:
 async def test_an_interview_over_two_banks_from_setup_to_resume(settings) -> None:
     from textual.widgets import SelectionList
 
-    from interviewer.store import Store
+    from interviewer.sessions.store import Store
 
     first = build(settings, plan=False)
     async with first.run_test(size=(100, 32)) as pilot:

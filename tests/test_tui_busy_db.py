@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textual.widgets import Static, TextArea
 
-from interviewer.store import DB_NAME
-from interviewer.timer import ManualClock
+from interviewer.sessions.store import DB_NAME
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.widgets import CountdownLabel
 from test_tui import asking, build, stored_answer, wait_for
 

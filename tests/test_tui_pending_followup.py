@@ -20,13 +20,13 @@ from textual.widgets import Static, TextArea
 from conftest import ROOT
 from fakes import BigramEmbedder
 from llm_server import ChatServer, Reply
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
-from interviewer.grading import Grader
-from interviewer.probing import LLMProber
-from interviewer.session import SetupChoices, make_plan
-from interviewer.timer import ManualClock
+from interviewer.grading.grader import Grader
+from interviewer.followups.prober import LLMProber
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.interview import InterviewScreen
 
@@ -78,13 +78,13 @@ from dataclasses import replace
 from pathlib import Path
 sys.path[:0] = [{root!r}, {tests!r}]
 from fakes import BigramEmbedder
-from interviewer.bank import BankCatalog
-from interviewer.calibration import Scorer
+from interviewer.content.bank import BankCatalog
+from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings, discover_settings
-from interviewer.grading import Grader
-from interviewer.probing import LLMProber
-from interviewer.session import SetupChoices, make_plan
-from interviewer.timer import ManualClock
+from interviewer.grading.grader import Grader
+from interviewer.followups.prober import LLMProber
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.interview import InterviewScreen
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interviewer.models import server_identity
+from interviewer.grading.encoders.names import server_identity
 
 from cli_run import run_cli
 from conftest import ROOT
@@ -66,7 +66,7 @@ def test_served_embeddings_use_the_credentials_but_never_name_them(
 
 
 def test_an_unreachable_embeddings_server_is_named_without_credentials() -> None:
-    from interviewer.embedding import OpenAIEmbedder
+    from interviewer.grading.encoders.backends import OpenAIEmbedder
     from interviewer.errors import ModelError
 
     with ChatServer() as server:
@@ -85,16 +85,16 @@ def _text(tmp_path: Path, text: str) -> Path:
 def test_the_llm_gets_the_credentials_and_no_session_or_report_keeps_them(
         tmp_path: Path, isolated_home: Path) -> None:
     from fakes import BigramEmbedder
-    from interviewer.bank import BankCatalog
-    from interviewer.calibration import Scorer
+    from interviewer.content.bank import BankCatalog
+    from interviewer.grading.calibration import Scorer
     from interviewer.config import LLMSettings
-    from interviewer.grading import Grader
-    from interviewer.interview import Interview
-    from interviewer.probing import LLMProber, followup_language
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
+    from interviewer.grading.grader import Grader
+    from interviewer.sessions.interview import Interview
+    from interviewer.followups.prober import LLMProber, followup_language
+    from interviewer.sessions.recorder import Recorder
+    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.store import Store
 
     bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
     rubric = rubric_for_bank(bank).rubric
@@ -129,7 +129,7 @@ def test_a_report_of_an_old_session_that_stored_credentials_does_not_show_them(
         isolated_home: Path) -> None:
     import sqlite3
 
-    from interviewer.store import DB_NAME, Store
+    from interviewer.sessions.store import DB_NAME, Store
 
     store = Store.open(isolated_home)
     store.close()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from interviewer import use_spans
-from interviewer.embedding import CachingEmbedder, USEEmbedder
-from interviewer.textseg import evidence_spans
+from interviewer.grading.encoders import use_spans
+from interviewer.grading.encoders.backends import CachingEmbedder, USEEmbedder
+from interviewer.content.segment import evidence_spans
 
 pytestmark = pytest.mark.integration
 

@@ -13,8 +13,8 @@ from stored import stored_session
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer import cli
-from interviewer.calibration import Scorer
-from interviewer.grading import Grader
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
 
 
 @pytest.fixture(autouse=True)

@@ -78,7 +78,7 @@ def test_an_alias_bomb_in_a_rubric_question_next_to_its_bank_is_refused(tmp_path
 
 @pytest.mark.parametrize("title", ["[a, b]", "{x: 1}"])
 def test_front_matter_text_that_is_not_text_is_refused(tmp_path: Path, title: str) -> None:
-    from interviewer.bank import load_bank
+    from interviewer.content.bank import load_bank
     from interviewer.errors import BankError
 
     bank = tmp_path / "b.md"
@@ -90,7 +90,7 @@ def test_front_matter_text_that_is_not_text_is_refused(tmp_path: Path, title: st
 @pytest.mark.parametrize("field", ["group", "question"])
 def test_rubric_text_that_is_not_text_is_refused(tmp_path: Path, field: str) -> None:
     from interviewer.errors import RubricError
-    from interviewer.rubric import load_rubric
+    from interviewer.content.rubric import load_rubric
 
     rubric = tmp_path / "r.yaml"
     rubric.write_text(rubric_text(**{f"{field}_yaml": "[a, [b, c]]"}), encoding="utf-8")
@@ -100,7 +100,7 @@ def test_rubric_text_that_is_not_text_is_refused(tmp_path: Path, field: str) -> 
 
 def test_an_oversized_rubric_is_refused_naming_the_file(tmp_path: Path) -> None:
     from interviewer.errors import RubricError
-    from interviewer.rubric import load_rubric
+    from interviewer.content.rubric import load_rubric
 
     rubric = tmp_path / "big.yaml"
     rubric.write_text(rubric_text() + "# " + "x" * (9 << 20) + "\n", encoding="utf-8")
@@ -110,8 +110,8 @@ def test_an_oversized_rubric_is_refused_naming_the_file(tmp_path: Path) -> None:
 
 
 def test_shipped_banks_and_rubrics_still_load() -> None:
-    from interviewer.bank import BankCatalog
-    from interviewer.rubric import rubric_for_bank
+    from interviewer.content.bank import BankCatalog
+    from interviewer.content.rubric import rubric_for_bank
 
     for bank in BankCatalog([ROOT / "bank"]).banks():
         assert rubric_for_bank(bank).rubric.questions

@@ -21,16 +21,16 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from interviewer.bank import Bank, combine_banks, combined_ids
+from interviewer.content.bank import Bank, combine_banks, combined_ids
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
-from interviewer.grades import AnswerGrader, Grade
-from interviewer.interview import FollowUpRound, Interview
-from interviewer.recorder import Recorder, interview_from_session, where_it_stopped
-from interviewer.rubric import rubric_for_bank
-from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
-from interviewer.store import SessionRow, Store
-from interviewer.timer import Clock, Countdown, MonotonicClock
+from interviewer.grading.grade import AnswerGrader, Grade
+from interviewer.sessions.interview import FollowUpRound, Interview
+from interviewer.sessions.recorder import Recorder, interview_from_session, where_it_stopped
+from interviewer.content.rubric import rubric_for_bank
+from interviewer.sessions.plan import InterviewPlan, SetupChoices, load_choices, save_choices
+from interviewer.sessions.store import SessionRow, Store
+from interviewer.sessions.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
     DraftSaved,
@@ -48,7 +48,7 @@ from interviewer.tui.signals import quit_cleanly_on_signals
 # Imported where used: the report, the follow-up prober and the help, history and summary
 # screens are not needed for the first frame, and every import before it delays it.
 if TYPE_CHECKING:
-    from interviewer.probing import Prober
+    from interviewer.followups.prober import Prober
 
 class InterviewApp(App[int]):
     CSS_PATH = "styles/app.tcss"
@@ -128,13 +128,13 @@ class InterviewApp(App[int]):
     # ------------------------------------------------------------ practice
 
     def _statuses(self, bank: Bank):
-        from interviewer.practice import point_statuses
+        from interviewer.practice.drill import point_statuses
 
         return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
 
     def due_count(self, bank: Bank) -> tuple[int, int]:
         """(points due now, points ever reviewed) for the setup screen."""
-        from interviewer.practice import due_points
+        from interviewer.practice.drill import due_points
 
         try:
             statuses = self._statuses(bank)
@@ -144,7 +144,7 @@ class InterviewApp(App[int]):
         return len(due_points(statuses, now)), sum(1 for s in statuses if s.reviews)
 
     def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
-        from interviewer.practice import drill_questions
+        from interviewer.practice.drill import drill_questions
 
         statuses = self._statuses(bank)
         if not any(s.reviews for s in statuses):
@@ -346,7 +346,7 @@ class InterviewApp(App[int]):
         self._followup_cancel = None
 
     def _write_followup(self, index: int, cancel: threading.Event) -> None:
-        from interviewer.probing import followup_language
+        from interviewer.followups.prober import followup_language
 
         assert self.interview is not None and self.prober is not None
         attempt = self.interview.attempts[index]
@@ -361,7 +361,7 @@ class InterviewApp(App[int]):
             followup = self.prober.followup(question, attempt.grade, language, stream,
                                             cancel=cancel)
         except Exception as exc:  # the prober falls back itself; this is the last guard
-            from interviewer.probing import template_followup
+            from interviewer.followups.prober import template_followup
 
             followup = template_followup(question, attempt.grade, language,
                                          notice=f"follow-up failed ({type(exc).__name__})")
@@ -512,7 +512,7 @@ class InterviewApp(App[int]):
 
     def export_report(self) -> list[Path]:
         """Write the HTML and Markdown reports and say where they went."""
-        from interviewer.report import ReportMeta, write_report
+        from interviewer.reports.report import ReportMeta, write_report
 
         if self.interview is None:
             return []
@@ -547,7 +547,7 @@ class InterviewApp(App[int]):
         The rubric is read once here: the history screen needs it for the statuses and for
         the mastery series alike.
         """
-        from interviewer.practice import point_statuses
+        from interviewer.practice.drill import point_statuses
 
         try:
             rubric = rubric_for_bank(bank).rubric
@@ -558,7 +558,7 @@ class InterviewApp(App[int]):
 
     def _session_mastery(self) -> dict[str, float]:
         """Mastery of the interview's bank and of the tags it asked; empty before practice."""
-        from interviewer.practice import session_mastery
+        from interviewer.practice.drill import session_mastery
 
         assert self.interview is not None
         try:
@@ -569,7 +569,7 @@ class InterviewApp(App[int]):
 
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""
-        from interviewer.practice import mastery, mastery_over_time
+        from interviewer.practice.drill import mastery, mastery_over_time
 
         out = {}
         for bank in self.banks:
@@ -648,7 +648,7 @@ def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
     if store is None:
         store = Store.open(settings.data_dir)
     if prober is None:
-        from interviewer.probing import make_prober
+        from interviewer.followups.prober import make_prober
 
         prober = make_prober(settings.llm)
     return InterviewApp(banks=banks, grader=grader, settings=settings, choices=choices,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from interviewer.grades import Grade
+from interviewer.grading.grade import Grade
 
 
 class ModelReady(Message):

@@ -8,7 +8,7 @@ from textual.strip import Strip
 from textual.widgets import SelectionList, Static
 
 from interviewer.linebreak import line_ranges
-from interviewer.timer import format_clock
+from interviewer.sessions.timer import format_clock
 
 WARN_AT = 60.0
 CRITICAL_AT = 10.0

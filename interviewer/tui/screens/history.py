@@ -9,9 +9,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from interviewer.history import mastery_label, missed_points, score_trend_label, trend
-from interviewer.scoring import format_score
-from interviewer.store import SessionRow
+from interviewer.practice.history import mastery_label, missed_points, score_trend_label, trend
+from interviewer.sessions.score import format_score
+from interviewer.sessions.store import SessionRow
 
 
 class HistoryScreen(Screen):

@@ -18,14 +18,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
-from interviewer.grades import MARK
-from interviewer.practice import RetakeDiff, retake_diff
-from interviewer.timer import Clock, Countdown, marks_crossed
+from interviewer.grading.grade import MARK
+from interviewer.practice.drill import RetakeDiff, retake_diff
+from interviewer.sessions.timer import Clock, Countdown, marks_crossed
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
 
 if TYPE_CHECKING:
-    from interviewer.grades import Grade, PointResult
-    from interviewer.interview import Attempt, Interview
+    from interviewer.grading.grade import Grade, PointResult
+    from interviewer.sessions.interview import Attempt, Interview
     from interviewer.tui.app import InterviewApp
 
 _MODEL_STATUS = {

@@ -11,10 +11,10 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Static, Switch
 
-from interviewer.bank import Bank, combine_banks, combined_ids
+from interviewer.content.bank import Bank, combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
-from interviewer.session import SetupChoices, make_plan
+from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.widgets import CheckList
 
 if TYPE_CHECKING:

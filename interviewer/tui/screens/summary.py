@@ -11,13 +11,13 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from interviewer.scoring import RULE as SCORE_RULE
-from interviewer.scoring import format_score
-from interviewer.timer import format_clock
+from interviewer.sessions.score import RULE as SCORE_RULE
+from interviewer.sessions.score import format_score
+from interviewer.sessions.timer import format_clock
 from interviewer.tui.widgets import score_bar
 
 if TYPE_CHECKING:
-    from interviewer.interview import Interview
+    from interviewer.sessions.interview import Interview
 
 
 class SummaryScreen(Screen):

@@ -1,0 +1,1 @@
+"""Follow-up questions from an LLM on an OpenAI-compatible server."""

@@ -1,0 +1,1 @@
+"""Sentence encoders behind one small protocol, their names and their disk cache."""

@@ -1,0 +1,342 @@
+"""Scoring an answer for key-point coverage.
+
+For each rubric point the grader finds the answer span (sentence or clause) that
+expresses it best, computes evidence features for that match
+(:mod:`interviewer.grading.features`), and lets the model's calibrated scorer turn them into
+covered / partial / missed. The score is the weighted mean of credits (covered 1,
+partial 0.5). The answer is only ever embedded and compared: nothing in it is read as
+an instruction, so asking for a score cannot earn one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from interviewer.grading.calibration import Scorer, scorer_for
+from interviewer.grading.claims import contradiction, is_bare, names_neighbour, topic_core
+from interviewer.grading.encoders.backends import CachingEmbedder, Embedder
+from interviewer.grading.features import (
+    FEATURES,
+    AnswerText,
+    feature_row,
+    is_cross_lingual,
+    lexical_recall,
+    names_own_term,
+)
+from interviewer.grading.grade import CREDIT, Grade, PointResult
+from interviewer.content.rubric import Point, QuestionRubric, Rubric
+from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
+
+BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
+RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
+CONFLICT_CANDIDATES = 3  # the closest spans checked for contradicting a point
+TERM_LIST_CAP = 0.25  # an answer that only names things scores at most this
+ONE_CLAIM_CHARS = 40  # a clause this short states one thing: it covers one point, unless
+# the other points' own terms are in it too
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Per point of one question: feature rows, best span and its similarity."""
+
+    rows: np.ndarray
+    spans: list[str | None]
+    similarities: np.ndarray
+    restating: float = 0.0  # share of the answer's spans that say the question again
+    # per point: the best span that contradicts it, its feature row and how it contradicts
+    conflicts: list[tuple[str, np.ndarray, str] | None] = field(default_factory=list)
+    term_list: bool = False  # the whole answer only names things
+    unsupported: set[int] = field(default_factory=set)  # every close span contradicts these
+    # each span's similarity to the question (what "restates the question" is read from)
+    question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+def point_texts(point: Point) -> list[str]:
+    """The point and its aliases; a match with any of them counts. A point written as a
+    topic ("说明 X", "Explain why Y") is also matched by what it is about."""
+    core = topic_core(point.text)
+    return [point.text, *([core] if core != point.text else []), *point.keywords]
+
+
+def _topic_texts(q: QuestionRubric) -> list[str]:
+    return [q.question or question_profile(q), question_profile(q), *(p.text for p in q.points)]
+
+
+def question_profile(q: QuestionRubric) -> str:
+    """A question's content as one text: its points joined (used to spot off-topic answers)."""
+    return "；".join(p.text for p in q.points)
+
+
+class Grader:
+    """Grades answers against a rubric with one embedder and its calibrated scorer."""
+
+    def __init__(self, embedder: Embedder, scorer: Scorer | None = None,
+                 calibration_file: Path | None = None, cache_dir: Path | None = None) -> None:
+        if not isinstance(embedder, CachingEmbedder):
+            disk = None
+            if cache_dir is not None:
+                from interviewer.grading.encoders.cache import DiskCache
+
+                disk = DiskCache(cache_dir / "embeddings.sqlite")
+            embedder = CachingEmbedder(embedder, disk=disk)
+        self.embedder = embedder
+        self._scorer = scorer
+        self._calibration_file = calibration_file
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+    @property
+    def scorer(self) -> Scorer:
+        if self._scorer is None:
+            self._scorer = scorer_for(self.model_id, self._calibration_file)
+        return self._scorer
+
+    def warm_up(self, rubric: Rubric | None = None) -> None:
+        """Load the model and encode the rubric, so the first grade is quick."""
+        self.embedder.embed(["warm up"])
+        if rubric is not None:
+            texts = []
+            for q in rubric.questions:
+                texts += [q.question or question_profile(q), question_profile(q)]
+                texts += [t for p in q.points for t in point_texts(p)]
+            self.embedder.embed(texts, persist=True)
+
+    def prefetch(self, answers: list[str]) -> None:
+        """Encode the spans of many answers in one call, so grading them hits the cache.
+
+        The encoder streams its weights once per batch; one batch for several answers is
+        cheaper than one per answer (bench/speed.py measures the batch rate).
+        """
+        if answers:
+            self.embedder.embed_answers([(a, evidence_spans(a)) for a in answers])
+
+    def evidence(self, rubric: Rubric, question_id: str, answer: str,
+                 only: Collection[str] | None = None) -> Evidence:
+        question = rubric.question(question_id)
+        points = tuple(p for p in question.points if only is None or p.id in only)
+        spans = evidence_spans(answer)
+        if not spans:
+            return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)))
+        siblings = [q for q in rubric.questions if q.id != question_id]
+        alias_lists = [point_texts(p) for p in points]
+        # what each question is about: its wording, its points together, each point alone
+        topics = [_topic_texts(q) for q in (question, *siblings)]
+        fixed = [t for texts in alias_lists for t in texts] + [t for q in topics for t in q]
+        # rubric texts come from the caches (memory, then disk); only the answer is encoded
+        vectors = np.vstack([self.embedder.embed(fixed, persist=True),
+                             self.embedder.embed_answers([(answer, spans)])[0]])
+        n_alias = sum(len(t) for t in alias_lists)
+        alias_vecs = vectors[:n_alias]
+        q_vec = vectors[n_alias]
+        span_vecs = vectors[len(fixed):-1]
+        answer_vec = vectors[-1]
+        start, closeness = n_alias, []
+        for texts in topics:
+            closeness.append(float((vectors[start:start + len(texts)] @ answer_vec).max()))
+            start += len(texts)
+        # how much closer the answer is to another question than to its own; a one-point
+        # answer is close to its own question through that point
+        off = closeness[0] - max(closeness[1:]) if siblings else 0.0
+
+        alias_sims = alias_vecs @ span_vecs.T
+        sims = np.empty((len(points), len(spans)))
+        point_vecs = np.empty((len(points), vectors.shape[1]))
+        start = 0
+        for i, texts in enumerate(alias_lists):
+            sims[i] = alias_sims[start:start + len(texts)].max(axis=0)
+            point_vecs[i] = alias_vecs[start]
+            start += len(texts)
+
+        to_question = span_vecs @ q_vec
+        restating = float(np.mean(to_question >= self.scorer.cutoff("parrot_similarity")))
+        prepared = AnswerText.of(answer)
+
+        # the share of each point's terms in the answer: the best of its aliases
+        lex = [max((v for v in (lexical_recall(t, prepared) for t in texts) if v is not None),
+                   default=None) for texts in alias_lists]
+
+        def row(i: int, j: int) -> np.ndarray:
+            others = np.delete(sims[:, j], i)
+            return feature_row(
+                e=float(sims[i, j]), lex=lex[i],
+                evidence_len=len(spans[j]), point_len=len(points[i].text), off=off,
+                seg_question=float(span_vecs[j] @ q_vec),
+                second=float(others.max()) if others.size else 0.0,
+                point_question=float(point_vecs[i] @ q_vec),
+                cross=is_cross_lingual(points[i].text, prepared))
+
+        context = sentence_of(answer, spans)
+        memo: dict[tuple[str, str], str | None] = {}
+
+        def contradicts(point_text: str, text: str) -> str | None:
+            """contradiction(), once per pair: a sentence is read for each of its clauses."""
+            key = (point_text, text)
+            if key not in memo:
+                memo[key] = contradiction(point_text, text)
+            return memo[key]
+
+        unsupported: set[int] = set()  # points whose every candidate span contradicts them
+        rows, best_spans, best_sims, conflicts = [], [], [], []
+        for i, point in enumerate(points):
+            order = np.argsort(-sims[i])
+            conflict = None
+            usable = [int(k) for k in order if not names_neighbour(point.text, spans[int(k)])]
+            j = usable[0] if usable else int(order[0])
+            for k in usable[:CONFLICT_CANDIDATES]:
+                # a clause is read with its sentence: "DeepSpeed是一个训练框架" says who made
+                # it in the clause after, and "每张卡还是保存完整的优化器状态" follows "ZeRO
+                # 不会对优化器状态做分片"
+                kind = contradicts(point.text, spans[k]) or (
+                    contradicts(point.text, context[k]) if context[k] != spans[k] else None)
+                if kind is None:
+                    j = k
+                    break
+                if conflict is None:
+                    conflict = (spans[k], row(i, k), kind)
+            else:
+                # every close span contradicts the point: the best of the rest is evidence
+                rest = usable[CONFLICT_CANDIDATES:]
+                if rest:
+                    j = rest[0]
+                else:
+                    unsupported.add(i)
+            rows.append(row(i, j))
+            best_spans.append(spans[j])
+            best_sims.append(float(sims[i, j]))
+            conflicts.append(conflict)
+        sentences = split_sentences(answer)
+        term_list = bool(sentences) and all(is_bare(s) for s in sentences)
+        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
+                        conflicts, term_list, unsupported, to_question)
+
+    def grade(self, rubric: Rubric, question_id: str, answer: str,
+              only: Collection[str] | None = None) -> Grade:
+        """Grade an answer; ``only`` limits it to some points (a follow-up's targets)."""
+        question = rubric.question(question_id)
+        points = tuple(p for p in question.points if only is None or p.id in only)
+        ev = self.evidence(rubric, question_id, answer, only)
+        scorer = self.scorer
+        d = decide(points, ev, scorer)
+        results = tuple(PointResult(
+            point_id=point.id, text=point.text, group=point.group, weight=point.weight,
+            verdict=d.verdicts[i], probability=float(d.probs[i]),
+            similarity=float(ev.similarities[i]),
+            evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
+            reason=d.why[i] or _reason(d.verdicts[i], point, ev, i, scorer))
+            for i, point in enumerate(points))
+        return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
+                     model_id=self.model_id,
+                     calibration=scorer.source if scorer.calibrated else "uncalibrated",
+                     note=d.note)
+
+
+@dataclass
+class Decision:
+    """Per point: verdict, quoted evidence, a reason when a rule set it; the answer's score."""
+
+    probs: np.ndarray
+    verdicts: list[str]
+    evidence: list[str | None]
+    why: list[str]
+    score: float
+    note: str | None
+
+    @property
+    def credits(self) -> np.ndarray:
+        return np.array([CREDIT[v] for v in self.verdicts])
+
+
+def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
+    """Verdicts from the scorer's probabilities, then the claim rules on top of them.
+
+    - a point whose closest spans contradict it (:mod:`interviewer.grading.claims`) and that the
+      answer does not also state elsewhere is ``contradicted`` (credit 0);
+    - a bare name, or any point of an answer that is only a list of names, is at most partial;
+    - a short clause covers one point, unless the others' own terms are in it too;
+    - an answer that is only a list of names scores at most ``TERM_LIST_CAP``.
+    """
+    n = len(points)
+    probs = scorer.probability(ev.rows) if ev.rows.shape[1] else np.zeros(n)
+    verdicts = [scorer.verdict(float(probs[i]))
+                if ev.spans[i] is not None and i not in ev.unsupported else "missed"
+                for i in range(n)]
+    evidence, why = list(ev.spans), [""] * n
+    for i, conflict in enumerate(ev.conflicts):
+        if conflict is None or verdicts[i] == "covered":
+            continue
+        span, row, kind = conflict
+        if scorer.verdict(float(scorer.probability(row)[0])) != "missed":
+            # the answer's closest words to the point say otherwise
+            verdicts[i], evidence[i], why[i] = "contradicted", span, CONTRADICTION[kind]
+    for i in range(n):
+        # a bare name states a point that is only a name, inside an answer that says
+        # something; it does not state a claim, and a list of names states nothing
+        bare = ev.term_list or (evidence[i] is not None and is_bare(evidence[i])
+                                and not is_bare(points[i].text))
+        if verdicts[i] == "covered" and bare:
+            verdicts[i], why[i] = "partial", NAMED
+    _one_claim_per_clause(points, verdicts, evidence, why, probs)
+    total = sum(p.weight for p in points)
+    score = sum(p.weight * CREDIT[v] for p, v in zip(points, verdicts)) / total if total else 0.0
+    note = None
+    if ev.term_list and score > TERM_LIST_CAP:
+        score, note = TERM_LIST_CAP, TERM_LIST_NOTE
+    return Decision(probs, verdicts, evidence, why, score, note)
+
+
+NAMED = "named, but not explained: say what it does or why it matters"
+TERM_LIST_NOTE = (f"only a list of terms: at most {TERM_LIST_CAP:.0%}; say what each one does "
+                  "or why it matters")
+CONTRADICTION = {
+    "negated": "contradicted: your answer denies this",
+    "reversed": "contradicted: your answer says the opposite direction",
+    "swapped": "contradicted: your answer names something else in its place",
+    "number": "contradicted: your answer gives another number",
+}
+
+
+def _one_claim_per_clause(points, verdicts: list[str], evidence: list[str | None],
+                          why: list[str], probs: np.ndarray) -> None:
+    """A short clause covers one point, unless the others' own terms are in it too.
+
+    "DeepSpeed是一个训练框架" states one thing; it does not also cover "DeepSpeed-Chat：RLHF
+    训练框架" because the two sit close in embedding space.
+    """
+    by_span: dict[str, list[int]] = {}
+    for i, span in enumerate(evidence):
+        if verdicts[i] == "covered" and span is not None and len(span) <= ONE_CLAIM_CHARS:
+            by_span.setdefault(span, []).append(i)
+    for span, members in by_span.items():
+        if len(members) < 2:
+            continue
+        prepared = AnswerText.of(span)
+        keep = max(members, key=lambda i: probs[i])
+        for i in members:
+            if i != keep and not names_own_term(points[i].text, prepared):
+                verdicts[i], why[i] = "partial", ("touched on: the clause that comes closest "
+                                                  "states another point")
+
+
+def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer) -> str:
+    """Why the verdict, in words a candidate can act on."""
+    span = ev.spans[i]
+    if span is None:
+        return "the answer is empty"
+    row = dict(zip(FEATURES, ev.rows[i]))
+    if verdict == "covered":
+        return "stated in your answer"
+    if verdict == "partial":
+        if row["short"] < BARE_NAME_RATIO:
+            return "named, but not explained: say what it does or why it matters"
+        return "touched on, but vague or incomplete"
+    if ev.restating >= RESTATING_SHARE:
+        return "not found: much of the answer restates the question"
+    if row["off"] < scorer.cutoff("off_topic_margin"):
+        return "not found: your answer seems to address a different question"
+    return "not found in your answer"

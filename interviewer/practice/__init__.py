@@ -1,0 +1,1 @@
+"""Practice: spaced repetition of key points, drills, mastery and history."""

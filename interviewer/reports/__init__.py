@@ -1,0 +1,1 @@
+"""Session reports in Markdown, HTML and JSON."""

@@ -1,0 +1,547 @@
+"""Sessions on disk: SQLite in the data directory, so that nothing a user typed is lost.
+
+One writer connection per process (the UI thread), WAL so a second app instance and the
+``history``/``report`` commands can read while an interview writes. Every draft is committed
+as it is saved; a session killed by SIGKILL leaves its last draft and elapsed time behind,
+and the next start offers to resume it.
+
+A running app holds an advisory lock on ``<data>/locks/<session>.lock``; the kernel drops
+it when the process dies, however it dies, which is how an *interrupted* session is told
+from one that another instance is still running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from interviewer.errors import InterviewerError
+from interviewer.urls import redact_url
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+DB_NAME = "interviewer.db"
+SCHEMA_VERSION = 4
+
+# Each entry takes the schema from version N-1 to N. Never edit a released step: add one.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            bank_id TEXT NOT NULL,
+            bank_title TEXT NOT NULL,
+            model_id TEXT,
+            status TEXT NOT NULL DEFAULT 'active'
+        )""",
+        """CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            seq INTEGER NOT NULL,
+            question_id TEXT NOT NULL,
+            question_text TEXT NOT NULL,
+            answer TEXT NOT NULL DEFAULT '',
+            score REAL,
+            grade_json TEXT,
+            time_used REAL NOT NULL DEFAULT 0,
+            skipped INTEGER NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        )""",
+    ],
+    2: [
+        # what resuming and reporting need: the plan, limits, rubric identity, retakes
+        "ALTER TABLE sessions ADD COLUMN plan_json TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE attempts ADD COLUMN auto_submitted INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE attempts ADD COLUMN retry_of INTEGER",
+        "ALTER TABLE attempts ADD COLUMN rubric_sha256 TEXT",
+        "ALTER TABLE attempts ADD COLUMN graded_at TEXT",
+        "CREATE INDEX attempts_session ON attempts(session_id, seq)",
+    ],
+    3: [
+        # follow-up questions, their answers and grades, per attempt (JSON list)
+        "ALTER TABLE attempts ADD COLUMN followups_json TEXT NOT NULL DEFAULT '[]'",
+    ],
+    4: [
+        # spaced repetition: one review per graded point, and points the user set aside
+        """CREATE TABLE point_reviews (
+            session_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            bank_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            point_id TEXT NOT NULL,
+            point_text TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            reviewed_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, seq, point_id)
+        )""",
+        "CREATE INDEX point_reviews_point ON point_reviews(bank_id, point_id, reviewed_at)",
+        """CREATE TABLE suspended_points (
+            bank_id TEXT NOT NULL,
+            point_id TEXT NOT NULL,
+            suspended_at TEXT NOT NULL,
+            PRIMARY KEY (bank_id, point_id)
+        )""",
+    ],
+}
+
+
+class NewerSchemaError(InterviewerError):
+    """The database was written by a newer interviewer; do not touch it."""
+
+
+class NotSavedError(InterviewerError):
+    """A change the user asked for could not be written."""
+
+
+class DatabaseLocked(InterviewerError):
+    """Another process holds the database's lock: it is busy, not damaged."""
+
+
+class SessionBusy(InterviewerError):
+    """The session is open in another window (another process holds its lock)."""
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error means another connection holds a lock (not damage)."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def locked_error(path: Path | None) -> DatabaseLocked:
+    return DatabaseLocked(f"database is locked by another interviewer process ({path}); "
+                          "try again")
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another process's lock before giving up (INTERVIEWER_DB_TIMEOUT)."""
+    try:
+        value = float(os.environ.get("INTERVIEWER_DB_TIMEOUT", "5"))
+    except ValueError:
+        return 5.0
+    return value if 0 <= value < 3600 else 5.0
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class AttemptRow:
+    id: int
+    seq: int
+    question_id: str
+    question_text: str
+    answer: str
+    score: float | None
+    grade: dict | None
+    time_used: float
+    skipped: bool
+    auto_submitted: bool
+    retry_of: int | None
+    followups: list[dict]
+
+
+@dataclass
+class SessionRow:
+    id: str
+    started_at: str
+    ended_at: str | None
+    bank_id: str
+    bank_title: str
+    model_id: str | None
+    status: str
+    plan: dict
+    attempts: list[AttemptRow]
+
+    @property
+    def score(self) -> float | None:
+        """The session's score (:mod:`interviewer.sessions.score`), None when nothing was graded."""
+        from interviewer.sessions.score import session_score
+
+        return session_score((a.question_id, a.score, a.skipped) for a in self.attempts)
+
+
+class Store:
+    """The session database. ``persistent`` is False when nothing can be written."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None, notice: str | None = None,
+                 persistent: bool = True) -> None:
+        self.conn = conn
+        self.path = path
+        self.notice = notice  # one line for the user about what happened on open
+        self.persistent = persistent
+        self.last_error: str | None = None
+        self.moved_aside: Path | None = None  # where a corrupt database was moved on open
+        self._locks: dict[str, Any] = {}
+        self.busy_ms = 5000
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, data_dir: Path, timeout: float | None = None) -> Store:
+        """Open or create the database; a corrupt one is moved aside, never deleted.
+
+        A database another process holds locked is healthy: after waiting ``timeout``
+        seconds this raises :class:`DatabaseLocked` and leaves the file where it is.
+        """
+        timeout = lock_timeout() if timeout is None else timeout
+        path = data_dir / DB_NAME
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(data_dir, os.W_OK):
+                raise PermissionError(data_dir)
+        except OSError:
+            return cls.read_only(path, f"{data_dir} is not writable: this interview will not "
+                                       "be saved (fix the permissions or set INTERVIEWER_HOME)")
+        try:
+            conn = cls._connect(path, timeout)
+            store = cls(conn, path)
+            store.busy_ms = int(timeout * 1000)
+            return store
+        except NewerSchemaError as exc:
+            raise NewerSchemaError(exc.message, path=path, hint=exc.hint) from None
+        except sqlite3.DatabaseError as exc:
+            if is_locked(exc):
+                raise locked_error(path) from None
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                return cls.read_only(path, f"{path} cannot be written ({exc}): this interview "
+                                           "will not be saved")
+            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            for suffix in ("", "-wal", "-shm"):
+                src = Path(str(path) + suffix)
+                if src.exists():
+                    src.replace(Path(str(aside) + suffix))
+            conn = cls._connect(path, timeout)
+            store = cls(conn, path, notice=f"the session database was unreadable ({exc}); it "
+                                           f"was moved to {aside} and a new one started")
+            store.moved_aside = aside
+            return store
+
+    @classmethod
+    def read_only(cls, path: Path, notice: str) -> Store:
+        """What can be read of a database that cannot be written, copied into memory: past
+        sessions stay visible, and nothing claims to be saved (``persistent`` is False)."""
+        memory = sqlite3.connect(":memory:", check_same_thread=False)
+        if path.is_file():
+            for query in ("mode=ro", "immutable=1"):  # immutable: a WAL file we may not create
+                try:
+                    source = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True)
+                    try:
+                        source.backup(memory)
+                    finally:
+                        source.close()
+                    break
+                except sqlite3.Error:
+                    continue
+        try:
+            migrate(memory)
+        except (sqlite3.Error, NewerSchemaError):
+            memory.close()
+            return cls.in_memory(notice)
+        return cls(memory, None, notice=notice, persistent=False)
+
+    @classmethod
+    def in_memory(cls, notice: str | None = None) -> Store:
+        conn = sqlite3.connect(":memory:", check_same_thread=False)
+        migrate(conn)
+        return cls(conn, None, notice=notice, persistent=notice is None)
+
+    @staticmethod
+    def _connect(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=timeout, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            result = conn.execute("PRAGMA quick_check").fetchone()
+            if result is None or result[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {result}")
+            migrate(conn)
+        except (sqlite3.DatabaseError, NewerSchemaError):
+            conn.close()
+            raise
+        return conn
+
+    def close(self) -> None:
+        for handle in self._locks.values():
+            handle.close()
+        self._locks.clear()
+        self.conn.close()
+
+    # ------------------------------------------------------------ writing
+
+    def _write(self, sql: str, args: tuple = ()) -> sqlite3.Cursor | None:
+        try:
+            with self.conn:
+                cur = self.conn.execute(sql, args)
+        except sqlite3.Error as exc:
+            self.last_error = f"cannot save: {exc}"
+            return None
+        self.last_error = None
+        return cur
+
+    def start_session(self, session_id: str, bank_id: str, bank_title: str, plan: dict,
+                      model_id: str | None) -> str:
+        self._write("INSERT INTO sessions (id, started_at, bank_id, bank_title, model_id, "
+                    "status, plan_json) VALUES (?, ?, ?, ?, ?, 'active', ?)",
+                    (session_id, _now(), bank_id, bank_title, redact_url(model_id),
+                     redact_url(json.dumps(plan, ensure_ascii=False))))
+        self.hold(session_id)
+        return session_id
+
+    def ensure_attempt(self, session_id: str, seq: int, question_id: str, question_text: str,
+                       retry_of: int | None = None) -> None:
+        self._write("INSERT OR IGNORE INTO attempts (session_id, seq, question_id, "
+                    "question_text, retry_of, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (session_id, seq, question_id, question_text, retry_of, _now()))
+
+    def try_write(self, sql: str, args: tuple = ()) -> bool | None:
+        """Write now or not at all, never waiting: True when written, False when another
+        connection holds the write lock, None when it failed (``last_error`` says why)."""
+        try:
+            self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                with self.conn:
+                    self.conn.execute(sql, args)
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={self.busy_ms}")
+        except sqlite3.Error as exc:
+            if is_locked(exc):
+                return False
+            self.last_error = f"cannot save: {exc}"
+            return None
+        self.last_error = None
+        return True
+
+    def save_draft(self, session_id: str, seq: int, answer: str, time_used: float) -> bool:
+        cur = self._write(*draft_write(session_id, seq, answer, time_used))
+        return cur is not None
+
+    def save_result(self, session_id: str, seq: int, *, answer: str, time_used: float,
+                    grade: dict | None, score: float | None, skipped: bool = False,
+                    auto_submitted: bool = False, rubric_sha256: str | None = None,
+                    followups: list[dict] | None = None) -> bool:
+        cur = self._write(
+            "UPDATE attempts SET answer = ?, time_used = ?, grade_json = ?, score = ?, "
+            "skipped = ?, auto_submitted = ?, rubric_sha256 = ?, graded_at = ?, updated_at = ?, "
+            "followups_json = ? WHERE session_id = ? AND seq = ?",
+            (answer, time_used, json.dumps(grade, ensure_ascii=False) if grade else None, score,
+             int(skipped), int(auto_submitted), rubric_sha256, _now() if grade else None,
+             _now(), json.dumps(followups or [], ensure_ascii=False), session_id, seq))
+        return cur is not None
+
+    def finish_session(self, session_id: str, status: str = "finished") -> None:
+        self._write("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?",
+                    (status, _now(), session_id))
+        self.release(session_id)
+
+    # ------------------------------------------------------------ locks
+
+    def _lock_path(self, session_id: str) -> Path | None:
+        if self.path is None:
+            return None
+        return self.path.parent / "locks" / f"{session_id}.lock"
+
+    def hold(self, session_id: str) -> bool:
+        """Mark the session as running in this process until it ends or the process dies.
+
+        False when another process holds it. Taking the lock is the check: there is no
+        window between asking whether a session is free and claiming it.
+        """
+        if session_id in self._locks:
+            return True
+        path = self._lock_path(session_id)
+        if path is None or fcntl is None:
+            return True
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                handle = path.open("a")
+            except OSError:
+                return False  # no lock file, no claim: two writers would be worse
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                return False
+            try:  # the holder before us may have unlinked the file as it released it
+                same = os.fstat(handle.fileno()).st_ino == path.stat().st_ino
+            except OSError:
+                same = False
+            if same:
+                self._locks[session_id] = handle
+                return True
+            handle.close()
+
+    def claim_interrupted(self) -> SessionRow | None:
+        """The newest interrupted session, now held by this process; None if there is none.
+
+        :class:`SessionBusy` when every unfinished session is open in another window.
+        """
+        busy = False
+        for (session_id,) in self.conn.execute(
+                "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC").fetchall():
+            if session_id in self._locks:
+                continue
+            if self.hold(session_id):
+                row = self.session(session_id)
+                if row is not None and row.status == "active":
+                    return row
+                self.release(session_id)
+                continue
+            busy = True
+        if busy:
+            raise SessionBusy("the interrupted interview is already open in another window",
+                              hint="switch to that window, or finish it there first")
+        return None
+
+    def release(self, session_id: str) -> None:
+        handle = self._locks.pop(session_id, None)
+        if handle is not None:
+            handle.close()
+            path = self._lock_path(session_id)
+            if path is not None:
+                path.unlink(missing_ok=True)
+
+    def is_running_elsewhere(self, session_id: str) -> bool:
+        if session_id in self._locks:
+            return True
+        path = self._lock_path(session_id)
+        if path is None or fcntl is None or not path.exists():
+            return False
+        try:
+            with path.open("a") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        except OSError:
+            return True
+        return False
+
+    # ------------------------------------------------------------ reading
+
+    def session(self, session_id: str) -> SessionRow | None:
+        row = self.conn.execute(
+            "SELECT id, started_at, ended_at, bank_id, bank_title, model_id, status, plan_json "
+            "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            return None
+        attempts = [
+            AttemptRow(id=r[0], seq=r[1], question_id=r[2], question_text=r[3], answer=r[4],
+                       score=r[5], grade=json.loads(r[6]) if r[6] else None, time_used=r[7],
+                       skipped=bool(r[8]), auto_submitted=bool(r[9]), retry_of=r[10],
+                       followups=json.loads(r[11] or "[]"))
+            for r in self.conn.execute(
+                "SELECT id, seq, question_id, question_text, answer, score, grade_json, "
+                "time_used, skipped, auto_submitted, retry_of, followups_json FROM attempts "
+                "WHERE session_id = ? ORDER BY seq", (session_id,))]
+        return SessionRow(id=row[0], started_at=row[1], ended_at=row[2], bank_id=row[3],
+                          bank_title=row[4], model_id=row[5], status=row[6],
+                          plan=json.loads(row[7] or "{}"), attempts=attempts)
+
+    def sessions(self, limit: int | None = None) -> list[SessionRow]:
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions ORDER BY started_at DESC, id DESC"
+            + (f" LIMIT {int(limit)}" if limit else ""))]
+        return [s for s in (self.session(i) for i in ids) if s is not None]
+
+    def interrupted(self) -> list[SessionRow]:
+        """Sessions left active by a process that is gone, newest first."""
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC")]
+        return [s for s in (self.session(i) for i in ids if not self.is_running_elsewhere(i))
+                if s is not None]
+
+    # ------------------------------------------------------------ reviews
+
+    def record_reviews(self, session_id: str, seq: int, bank_id: str, question_id: str,
+                       reviews: list[tuple[str, str, str]], at: str | None = None) -> None:
+        """``reviews``: (point id, point text, outcome); a later call for the same attempt
+        replaces its reviews (a follow-up can turn a lapse into a hard recall)."""
+        at = at or _now()
+        try:
+            with self.conn:
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO point_reviews VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(session_id, seq, bank_id, question_id, pid, text, outcome, at)
+                     for pid, text, outcome in reviews])
+        except sqlite3.Error as exc:
+            self.last_error = f"cannot save: {exc}"
+
+    def reviews(self, bank_id: str | None = None) -> list[tuple[str, str, str, str, str, str]]:
+        """(bank, question, point id, point text, outcome, reviewed_at), oldest first."""
+        sql = ("SELECT bank_id, question_id, point_id, point_text, outcome, reviewed_at "
+               "FROM point_reviews")
+        args: tuple = ()
+        if bank_id is not None:
+            sql += " WHERE bank_id = ?"
+            args = (bank_id,)
+        return list(self.conn.execute(sql + " ORDER BY reviewed_at, session_id, seq", args))
+
+    def set_suspended(self, bank_id: str, point_id: str, suspended: bool) -> None:
+        if suspended:
+            self._write("INSERT OR REPLACE INTO suspended_points VALUES (?, ?, ?)",
+                        (bank_id, point_id, _now()))
+        else:
+            self._write("DELETE FROM suspended_points WHERE bank_id = ? AND point_id = ?",
+                        (bank_id, point_id))
+
+    def suspended(self, bank_id: str | None = None) -> set[tuple[str, str]]:
+        sql, args = "SELECT bank_id, point_id FROM suspended_points", ()
+        if bank_id is not None:
+            sql, args = sql + " WHERE bank_id = ?", (bank_id,)
+        return {(b, p) for b, p in self.conn.execute(sql, args)}
+
+    def last_grade(self, bank_id: str, question_id: str, before_session: str | None = None
+                   ) -> dict | None:
+        """The latest stored grade of a question in another session (for retake diffs)."""
+        row = self.conn.execute(
+            "SELECT a.grade_json FROM attempts a JOIN sessions s ON s.id = a.session_id "
+            "WHERE s.bank_id = ? AND a.question_id = ? AND a.grade_json IS NOT NULL "
+            "AND s.id IS NOT ? ORDER BY a.graded_at DESC, a.updated_at DESC LIMIT 1",
+            (bank_id, question_id, before_session)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def draft_write(session_id: str, seq: int, answer: str, time_used: float) -> tuple[str, tuple]:
+    """The statement that saves a typed answer; a graded or skipped attempt keeps its own."""
+    return ("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND grade_json IS NULL AND skipped = 0",
+            (answer, time_used, _now(), session_id, seq))
+
+
+def followup_draft_write(session_id: str, seq: int, followups: list[dict]) -> tuple[str, tuple]:
+    """The statement that saves follow-up rounds while the last one is typed; a round
+    already submitted (stored without its draft mark) is never overwritten by a draft."""
+    last = len(followups) - 1
+    return ("UPDATE attempts SET followups_json = ?, updated_at = ? WHERE session_id = ? "
+            "AND seq = ? AND (json_array_length(followups_json) <= ? "
+            "OR json_extract(followups_json, '$[' || ? || '].draft') = 1)",
+            (json.dumps(followups, ensure_ascii=False), _now(), session_id, seq, last, last))
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`, one transaction per step."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(f"the session database is from a newer interviewer (schema "
+                               f"{version} > {SCHEMA_VERSION})", hint="upgrade interviewer")
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        with conn:
+            for statement in MIGRATIONS[target]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {target}")
+    return SCHEMA_VERSION
