@@ -47,7 +47,9 @@ def _api():
     """The grader's public parts, from this layout or the flat one of older checkouts."""
     try:
         from interviewer.content.bank import load_bank
-        from interviewer.content.rubric import build_rubric, load_rubric, rubric_for_bank
+        from interviewer.content.rubric import load_rubric
+        from interviewer.content.extract import build_rubric
+        from interviewer.content.bank_rubric import rubric_for_bank
         from interviewer.grading.encoders.backends import make_embedder
         from interviewer.grading.grader import Grader
     except ImportError:  # a checkout from before the packages

@@ -47,7 +47,7 @@ def bench_grading(repeats: int) -> dict:
     from interviewer.content.bank import BankCatalog
     from interviewer.grading.encoders.backends import make_embedder
     from interviewer.grading.grader import Grader
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.content.segment import evidence_spans
 
     catalog = BankCatalog([ROOT / "bank"])
@@ -168,7 +168,7 @@ def bench_rss(home: str) -> dict:
 
 def bench_rubric_build() -> dict:
     from interviewer.content.bank import BankCatalog
-    from interviewer.content.rubric import build_rubric
+    from interviewer.content.extract import build_rubric
 
     out = {}
     for bank in BankCatalog([ROOT / "bank"]).banks():

@@ -218,7 +218,7 @@ def cmd_bank_list(settings: Settings, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_bank_validate(settings: Settings, paths: list[Path], out: TextIO, err: TextIO) -> int:
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     targets = paths or _catalog(settings, err).paths()
     if not targets:
@@ -290,14 +290,15 @@ def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
 
 def _missed_points(settings: Settings, bank) -> dict[str, list[str]]:
     from interviewer.content.importers.export import missed_points
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.store import Store
 
     return missed_points(Store.open(settings.data_dir), bank, rubric_for_bank(bank).rubric)
 
 
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
-    from interviewer.content.rubric import build_rubric, load_rubric, save_rubric
+    from interviewer.content.rubric import load_rubric, save_rubric
+    from interviewer.content.extract import build_rubric
 
     bank = _catalog(settings, err).resolve(args.bank or settings.bank)
     target = check_writable(args.out) if args.out else rubric_path_for(bank.path, bank.id)
@@ -327,7 +328,8 @@ def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) 
 
 def _rubric_build_extracted(bank, target: Path, args: argparse.Namespace, err: TextIO) -> int:
     """The extracted points alone, beside a hand-written rubric, never over one."""
-    from interviewer.content.rubric import HAND, build_rubric, load_rubric, save_rubric
+    from interviewer.content.rubric import HAND, load_rubric, save_rubric
+    from interviewer.content.extract import build_rubric
 
     if not args.out:
         target = target.with_name(f"{bank.id}.extracted.yaml")
@@ -415,7 +417,8 @@ def _deferred_grader(settings: Settings):
 
 
 def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
-    from interviewer.content.rubric import load_rubric, rubric_for_bank
+    from interviewer.content.rubric import load_rubric
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     path = Path(ref)
     if path.suffix in (".yaml", ".yml", ".json") or path.exists():
@@ -527,7 +530,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
 
 
 def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     missing = [f for f, v in (("--bank", args.bank), ("--question", args.question),
                               ("--answer-file", args.answer_file)) if not v]
@@ -641,7 +644,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Grade the answer, then ask the configured LLM (or a template) for the follow-up."""
     from interviewer.followups.prober import followup_language, make_prober
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     bank = _catalog(settings, err).resolve(args.bank)
     question = bank.question(args.question)
@@ -668,7 +671,7 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
     from datetime import datetime, timezone
 
     from interviewer.practice.drill import drill_questions, point_statuses
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import InterviewPlan
 
     store = _open_store(settings, err)
@@ -698,8 +701,8 @@ def cmd_points(settings: Settings, args: argparse.Namespace, out: TextIO, err: T
     from datetime import datetime, timezone
 
     from interviewer.practice.drill import due_points, mastery, point_statuses
-    from interviewer.content.rubric import rubric_for_bank
-    from interviewer.sessions.store import NotSavedError
+    from interviewer.content.bank_rubric import rubric_for_bank
+    from interviewer.sessions.locking import NotSavedError
 
     bank = _catalog(settings, err).resolve(settings.bank)
     rubric = rubric_for_bank(bank).rubric
@@ -893,7 +896,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         err.write(f"interviewer: error: {exc}\n")
         return EXIT_USAGE
     except sqlite3.OperationalError as exc:  # locked after it was opened: busy, not broken
-        from interviewer.sessions.store import DB_NAME, is_locked, locked_error
+        from interviewer.sessions.store import DB_NAME
+        from interviewer.sessions.locking import is_locked, locked_error
 
         if not is_locked(exc):
             raise

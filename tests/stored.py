@@ -17,7 +17,7 @@ def stored_session(home: Path) -> tuple[str, str, Grade]:
     from interviewer.content.bank import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import Store
 

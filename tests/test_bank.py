@@ -153,7 +153,7 @@ def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:
 
 def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
     from interviewer.content.bank import BankCatalog, combine_banks
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     catalog = BankCatalog([ROOT / "bank"])
     zh, en = catalog.resolve("ai-infra-zh"), catalog.resolve("llm-systems-en")

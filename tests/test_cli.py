@@ -197,7 +197,7 @@ def test_errors_from_a_real_process_have_no_traceback(tmp_path: Path) -> None:
 def test_calibrate_fits_and_saves_thresholds_for_the_model(tmp_path: Path,
                                                            isolated_home: Path) -> None:
     from interviewer.content.bank import load_bank
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     rubric = rubric_for_bank(load_bank(ROOT / "bank" / "llm-systems-en.md")).rubric
     q = rubric.question("mixed-precision")
@@ -244,7 +244,7 @@ def _stored_session(home: Path) -> str:
     from interviewer.content.bank import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import Store
 
@@ -321,7 +321,7 @@ def test_followup_command_against_a_real_server(tmp_path: Path, monkeypatch: pyt
     answer.write_text("梯度累积就是把梯度加起来。", encoding="utf-8")
     with ChatServer() as server:
         from interviewer.content.bank import load_bank
-        from interviewer.content.rubric import rubric_for_bank
+        from interviewer.content.bank_rubric import rubric_for_bank
         pid = rubric_for_bank(load_bank(ROOT / "bank" / "ai-infra-zh.md")).rubric.question("q07").points[2].id
         server.script = [Reply(json.dumps({"followup": "显存峰值由什么决定？", "targets": [pid]},
                                           ensure_ascii=False))]

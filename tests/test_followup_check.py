@@ -15,7 +15,7 @@ from interviewer.config import LLMSettings
 from interviewer.followups.check import unusable_reason
 from interviewer.grading.grader import Grader
 from interviewer.followups.prober import LLMProber, template_followup
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 
 ANSWER = "梯度累积将一个大batch拆分为多个micro-batch。"
 

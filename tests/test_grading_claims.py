@@ -8,7 +8,7 @@ import pytest
 from conftest import ROOT
 
 from interviewer.grading.grader import Grader
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
 

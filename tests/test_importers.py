@@ -243,7 +243,8 @@ def _run(*argv: str) -> tuple[int, str, str]:
 
 def test_cli_import_reports_skips_and_writes_the_key_points_as_a_hand_rubric(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from interviewer.content.rubric import load_rubric, rubric_for_bank
+    from interviewer.content.rubric import load_rubric
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     monkeypatch.chdir(tmp_path)
     code, _, err = _run("bank", "import", str(IMPORT / "markdown-folder/broken"), "--id", "llm")
@@ -332,7 +333,7 @@ def test_rubric_source_field_is_optional_and_checked(tmp_path: Path) -> None:
 def test_export_missed_puts_the_points_last_missed_on_the_card(isolated_home: Path,
                                                                 tmp_path: Path) -> None:
     from interviewer.config import discover_settings
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.store import Store
 
     settings = discover_settings()

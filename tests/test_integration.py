@@ -13,7 +13,7 @@ from conftest import ROOT
 
 from interviewer.grading.grader import Grader
 from interviewer.grading.encoders.names import MINILM_ID, USE_ID
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
 

@@ -19,7 +19,8 @@ from interviewer.content.bank import load_bank
 from interviewer.config import LLMSettings
 from interviewer.content.llm_rubric import build_with_llm
 from interviewer.followups.prober import LLMProber
-from interviewer.content.rubric import load_rubric, rubric_for_question
+from interviewer.content.rubric import load_rubric
+from interviewer.content.extract import rubric_for_question
 
 BANK = """---
 id: b

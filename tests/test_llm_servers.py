@@ -14,7 +14,7 @@ from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
 from interviewer.grading.grader import Grader
 from interviewer.followups.prober import LLMProber
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 
 
 @pytest.fixture

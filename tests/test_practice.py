@@ -21,7 +21,7 @@ from interviewer.practice.drill import (
     point_statuses,
     retake_diff,
 )
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.practice.srs import GOOD, LAPSE
 from interviewer.sessions.store import Store
 

@@ -20,7 +20,7 @@ from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.sessions.interview import FollowUpRound, Interview
 from interviewer.reports.report import ReportMeta, render, render_html, render_markdown, to_data
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.sessions.plan import SetupChoices, make_plan
 
 GOLDEN = DATA / "golden"

@@ -24,7 +24,7 @@ def _interrupted_session_on_a_deleted_bank(home: Path):
     """An interview on a user bank, killed mid-answer; then the bank file is deleted."""
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import Store
 

@@ -9,17 +9,9 @@ import yaml
 from conftest import ROOT
 from interviewer.content.bank import Bank, Question, load_bank, render_bank
 from interviewer.errors import RubricError
-from interviewer.content.rubric import (
-    DraftPoint,
-    build_rubric,
-    extract_points,
-    load_rubric,
-    rubric_for_bank,
-    save_rubric,
-    sha256_text,
-    split_label,
-    stale_warnings,
-)
+from interviewer.content.rubric import load_rubric, save_rubric, sha256_text
+from interviewer.content.extract import DraftPoint, build_rubric, extract_points, split_label
+from interviewer.content.bank_rubric import rubric_for_bank, stale_warnings
 
 
 def pts(answer: str) -> list[tuple[str | None, str]]:

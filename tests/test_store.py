@@ -16,7 +16,8 @@ import pytest
 
 from conftest import ROOT
 from interviewer.errors import InterviewerError
-from interviewer.sessions.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store
+from interviewer.sessions.store import DB_NAME, Store
+from interviewer.sessions.schema import MIGRATIONS, SCHEMA_VERSION
 
 
 def v1_database(path: Path) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from interviewer.sessions.store import DB_NAME, DatabaseLocked, SessionBusy, Store
+from interviewer.sessions.store import DB_NAME, Store
+from interviewer.sessions.locking import DatabaseLocked, SessionBusy
 
 # Another process with a write transaction that also keeps readers out (exclusive locking
 # mode): what a second interviewer in the middle of a migration or a checkpoint looks like.

@@ -19,7 +19,7 @@ def _session_with_limits(home: Path, time_limit, total_limit) -> None:
     from interviewer.content.bank import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import DB_NAME, Store
 

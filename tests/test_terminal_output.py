@@ -66,7 +66,7 @@ def test_a_report_to_stdout_shows_control_bytes_as_escapes(isolated_home: Path) 
     from interviewer.content.bank import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import Store
 

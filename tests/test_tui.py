@@ -367,7 +367,7 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
     from llm_server import ChatServer, Reply
     from interviewer.config import LLMSettings
     from interviewer.followups.prober import LLMProber
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     q07 = rubric_for_bank(zh_bank).rubric.question("q07")
     target = q07.points[3]  # 通信也只在参数更新时进行一次AllReduce，频率降为1/N

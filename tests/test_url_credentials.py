@@ -92,7 +92,7 @@ def test_the_llm_gets_the_credentials_and_no_session_or_report_keeps_them(
     from interviewer.sessions.interview import Interview
     from interviewer.followups.prober import LLMProber, followup_language
     from interviewer.sessions.recorder import Recorder
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.sessions.store import Store
 

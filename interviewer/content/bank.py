@@ -353,7 +353,7 @@ def combine_banks(banks: list[Bank]) -> Bank:
     """One bank over several, for an interview that mixes them; a single bank is itself.
 
     Question ids get their bank's id in front, so that ``q01`` of two banks stay apart in the
-    plan, the session record and the rubric (:func:`interviewer.content.rubric.rubric_for_bank`
+    plan, the session record and the rubric (:func:`interviewer.content.bank_rubric.rubric_for_bank`
     combines the banks' own rubric files the same way).
     """
     unique = list({b.id: b for b in banks}.values())

@@ -1,6 +1,6 @@
 """Key points proposed by an LLM, kept only where the reference answer backs them.
 
-The extractor in :mod:`interviewer.content.rubric` splits what the reference answer says; an LLM can
+The extractor in :mod:`interviewer.content.extract` splits what the reference answer says; an LLM can
 word points better (atomic, self-contained) but may also invent, or collapse a long answer
 into one point. So the LLM only proposes: every proposed point is checked against the spans
 of the reference answer (close in meaning, or sharing most of its terms); a backed proposal
@@ -19,16 +19,8 @@ from interviewer.content.bank import Bank, Question
 from interviewer.grading.encoders.backends import Embedder
 from interviewer.grading.features import AnswerText, lexical_recall
 from interviewer.followups.prober import InvalidReply, LLMProber, describe_failure, load_json_reply
-from interviewer.content.rubric import (
-    DraftPoint,
-    Point,
-    QuestionRubric,
-    Rubric,
-    point_id,
-    points_fingerprint,
-    rubric_for_question,
-    sha256_text,
-)
+from interviewer.content.rubric import Point, QuestionRubric, Rubric, points_fingerprint, sha256_text
+from interviewer.content.extract import DraftPoint, point_id, rubric_for_question
 from interviewer.content.segment import evidence_spans
 
 GROUNDED_SIMILARITY = 0.6

@@ -69,7 +69,7 @@ def load_labeled(path: Path) -> list[LabeledAnswer]:
 
 def rubrics_for(items: list[LabeledAnswer], catalog: BankCatalog) -> dict[str, object]:
     """bank id -> Rubric, loaded once per bank."""
-    from interviewer.content.rubric import rubric_for_bank
+    from interviewer.content.bank_rubric import rubric_for_bank
 
     return {b: rubric_for_bank(catalog.resolve(b)).rubric for b in {i.bank for i in items}}
 

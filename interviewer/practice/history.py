@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from interviewer.sessions.store import SessionRow
+from interviewer.sessions.rows import SessionRow
 
 
 def missed_points(rows: list[SessionRow], limit: int = 15) -> list[tuple[str, str, str, int, int]]:

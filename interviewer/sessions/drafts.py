@@ -17,7 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from interviewer.sessions.store import Store, draft_write, followup_draft_write, is_locked
+from interviewer.sessions.store import Store
+
+from interviewer.sessions.statements import draft_write, followup_draft_write
+
+from interviewer.sessions.locking import is_locked
 
 RETRY_SECONDS = 0.5
 

@@ -20,9 +20,12 @@ from interviewer.sessions.drafts import DraftSaver, side_drafts
 from interviewer.errors import InterviewerError
 from interviewer.grading.grade import Grade
 from interviewer.sessions.interview import Attempt, FollowUpRound, Interview
-from interviewer.content.rubric import Rubric, points_fingerprint, rubric_for_bank
+from interviewer.content.rubric import Rubric, points_fingerprint
+from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.sessions.plan import InterviewPlan
-from interviewer.sessions.store import SessionBusy, SessionRow, Store
+from interviewer.sessions.locking import SessionBusy
+from interviewer.sessions.rows import SessionRow
+from interviewer.sessions.store import Store
 
 
 def new_session_id() -> str:

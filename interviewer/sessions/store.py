@@ -16,12 +16,18 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from interviewer.errors import InterviewerError
+from interviewer.sessions.locking import (
+    SessionBusy,
+    is_locked,
+    lock_timeout,
+    locked_error,
+)
+from interviewer.sessions.rows import AttemptRow, SessionRow
+from interviewer.sessions.schema import NewerSchemaError, migrate
+from interviewer.sessions.statements import draft_write, utc_now
 from interviewer.urls import redact_url
 
 try:
@@ -30,146 +36,6 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 DB_NAME = "interviewer.db"
-SCHEMA_VERSION = 4
-
-# Each entry takes the schema from version N-1 to N. Never edit a released step: add one.
-MIGRATIONS: dict[int, list[str]] = {
-    1: [
-        """CREATE TABLE sessions (
-            id TEXT PRIMARY KEY,
-            started_at TEXT NOT NULL,
-            ended_at TEXT,
-            bank_id TEXT NOT NULL,
-            bank_title TEXT NOT NULL,
-            model_id TEXT,
-            status TEXT NOT NULL DEFAULT 'active'
-        )""",
-        """CREATE TABLE attempts (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            session_id TEXT NOT NULL REFERENCES sessions(id),
-            seq INTEGER NOT NULL,
-            question_id TEXT NOT NULL,
-            question_text TEXT NOT NULL,
-            answer TEXT NOT NULL DEFAULT '',
-            score REAL,
-            grade_json TEXT,
-            time_used REAL NOT NULL DEFAULT 0,
-            skipped INTEGER NOT NULL DEFAULT 0,
-            updated_at TEXT NOT NULL,
-            UNIQUE (session_id, seq)
-        )""",
-    ],
-    2: [
-        # what resuming and reporting need: the plan, limits, rubric identity, retakes
-        "ALTER TABLE sessions ADD COLUMN plan_json TEXT NOT NULL DEFAULT '{}'",
-        "ALTER TABLE attempts ADD COLUMN auto_submitted INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE attempts ADD COLUMN retry_of INTEGER",
-        "ALTER TABLE attempts ADD COLUMN rubric_sha256 TEXT",
-        "ALTER TABLE attempts ADD COLUMN graded_at TEXT",
-        "CREATE INDEX attempts_session ON attempts(session_id, seq)",
-    ],
-    3: [
-        # follow-up questions, their answers and grades, per attempt (JSON list)
-        "ALTER TABLE attempts ADD COLUMN followups_json TEXT NOT NULL DEFAULT '[]'",
-    ],
-    4: [
-        # spaced repetition: one review per graded point, and points the user set aside
-        """CREATE TABLE point_reviews (
-            session_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            bank_id TEXT NOT NULL,
-            question_id TEXT NOT NULL,
-            point_id TEXT NOT NULL,
-            point_text TEXT NOT NULL,
-            outcome TEXT NOT NULL,
-            reviewed_at TEXT NOT NULL,
-            PRIMARY KEY (session_id, seq, point_id)
-        )""",
-        "CREATE INDEX point_reviews_point ON point_reviews(bank_id, point_id, reviewed_at)",
-        """CREATE TABLE suspended_points (
-            bank_id TEXT NOT NULL,
-            point_id TEXT NOT NULL,
-            suspended_at TEXT NOT NULL,
-            PRIMARY KEY (bank_id, point_id)
-        )""",
-    ],
-}
-
-
-class NewerSchemaError(InterviewerError):
-    """The database was written by a newer interviewer; do not touch it."""
-
-
-class NotSavedError(InterviewerError):
-    """A change the user asked for could not be written."""
-
-
-class DatabaseLocked(InterviewerError):
-    """Another process holds the database's lock: it is busy, not damaged."""
-
-
-class SessionBusy(InterviewerError):
-    """The session is open in another window (another process holds its lock)."""
-
-
-def is_locked(exc: BaseException) -> bool:
-    """Whether an SQLite error means another connection holds a lock (not damage)."""
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-def locked_error(path: Path | None) -> DatabaseLocked:
-    return DatabaseLocked(f"database is locked by another interviewer process ({path}); "
-                          "try again")
-
-
-def lock_timeout() -> float:
-    """Seconds to wait for another process's lock before giving up (INTERVIEWER_DB_TIMEOUT)."""
-    try:
-        value = float(os.environ.get("INTERVIEWER_DB_TIMEOUT", "5"))
-    except ValueError:
-        return 5.0
-    return value if 0 <= value < 3600 else 5.0
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-@dataclass
-class AttemptRow:
-    id: int
-    seq: int
-    question_id: str
-    question_text: str
-    answer: str
-    score: float | None
-    grade: dict | None
-    time_used: float
-    skipped: bool
-    auto_submitted: bool
-    retry_of: int | None
-    followups: list[dict]
-
-
-@dataclass
-class SessionRow:
-    id: str
-    started_at: str
-    ended_at: str | None
-    bank_id: str
-    bank_title: str
-    model_id: str | None
-    status: str
-    plan: dict
-    attempts: list[AttemptRow]
-
-    @property
-    def score(self) -> float | None:
-        """The session's score (:mod:`interviewer.sessions.score`), None when nothing was graded."""
-        from interviewer.sessions.score import session_score
-
-        return session_score((a.question_id, a.score, a.skipped) for a in self.attempts)
 
 
 class Store:
@@ -295,7 +161,7 @@ class Store:
                       model_id: str | None) -> str:
         self._write("INSERT INTO sessions (id, started_at, bank_id, bank_title, model_id, "
                     "status, plan_json) VALUES (?, ?, ?, ?, ?, 'active', ?)",
-                    (session_id, _now(), bank_id, bank_title, redact_url(model_id),
+                    (session_id, utc_now(), bank_id, bank_title, redact_url(model_id),
                      redact_url(json.dumps(plan, ensure_ascii=False))))
         self.hold(session_id)
         return session_id
@@ -304,7 +170,7 @@ class Store:
                        retry_of: int | None = None) -> None:
         self._write("INSERT OR IGNORE INTO attempts (session_id, seq, question_id, "
                     "question_text, retry_of, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (session_id, seq, question_id, question_text, retry_of, _now()))
+                    (session_id, seq, question_id, question_text, retry_of, utc_now()))
 
     def try_write(self, sql: str, args: tuple = ()) -> bool | None:
         """Write now or not at all, never waiting: True when written, False when another
@@ -337,13 +203,13 @@ class Store:
             "skipped = ?, auto_submitted = ?, rubric_sha256 = ?, graded_at = ?, updated_at = ?, "
             "followups_json = ? WHERE session_id = ? AND seq = ?",
             (answer, time_used, json.dumps(grade, ensure_ascii=False) if grade else None, score,
-             int(skipped), int(auto_submitted), rubric_sha256, _now() if grade else None,
-             _now(), json.dumps(followups or [], ensure_ascii=False), session_id, seq))
+             int(skipped), int(auto_submitted), rubric_sha256, utc_now() if grade else None,
+             utc_now(), json.dumps(followups or [], ensure_ascii=False), session_id, seq))
         return cur is not None
 
     def finish_session(self, session_id: str, status: str = "finished") -> None:
         self._write("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?",
-                    (status, _now(), session_id))
+                    (status, utc_now(), session_id))
         self.release(session_id)
 
     # ------------------------------------------------------------ locks
@@ -468,7 +334,7 @@ class Store:
                        reviews: list[tuple[str, str, str]], at: str | None = None) -> None:
         """``reviews``: (point id, point text, outcome); a later call for the same attempt
         replaces its reviews (a follow-up can turn a lapse into a hard recall)."""
-        at = at or _now()
+        at = at or utc_now()
         try:
             with self.conn:
                 self.conn.executemany(
@@ -491,7 +357,7 @@ class Store:
     def set_suspended(self, bank_id: str, point_id: str, suspended: bool) -> None:
         if suspended:
             self._write("INSERT OR REPLACE INTO suspended_points VALUES (?, ?, ?)",
-                        (bank_id, point_id, _now()))
+                        (bank_id, point_id, utc_now()))
         else:
             self._write("DELETE FROM suspended_points WHERE bank_id = ? AND point_id = ?",
                         (bank_id, point_id))
@@ -516,32 +382,3 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def draft_write(session_id: str, seq: int, answer: str, time_used: float) -> tuple[str, tuple]:
-    """The statement that saves a typed answer; a graded or skipped attempt keeps its own."""
-    return ("UPDATE attempts SET answer = ?, time_used = ?, updated_at = ? WHERE session_id = ? "
-            "AND seq = ? AND grade_json IS NULL AND skipped = 0",
-            (answer, time_used, _now(), session_id, seq))
-
-
-def followup_draft_write(session_id: str, seq: int, followups: list[dict]) -> tuple[str, tuple]:
-    """The statement that saves follow-up rounds while the last one is typed; a round
-    already submitted (stored without its draft mark) is never overwritten by a draft."""
-    last = len(followups) - 1
-    return ("UPDATE attempts SET followups_json = ?, updated_at = ? WHERE session_id = ? "
-            "AND seq = ? AND (json_array_length(followups_json) <= ? "
-            "OR json_extract(followups_json, '$[' || ? || '].draft') = 1)",
-            (json.dumps(followups, ensure_ascii=False), _now(), session_id, seq, last, last))
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema to :data:`SCHEMA_VERSION`, one transaction per step."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version > SCHEMA_VERSION:
-        raise NewerSchemaError(f"the session database is from a newer interviewer (schema "
-                               f"{version} > {SCHEMA_VERSION})", hint="upgrade interviewer")
-    for target in range(version + 1, SCHEMA_VERSION + 1):
-        with conn:
-            for statement in MIGRATIONS[target]:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {target}")
-    return SCHEMA_VERSION

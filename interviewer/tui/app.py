@@ -27,9 +27,10 @@ from interviewer.errors import InterviewerError
 from interviewer.grading.grade import AnswerGrader, Grade
 from interviewer.sessions.interview import FollowUpRound, Interview
 from interviewer.sessions.recorder import Recorder, interview_from_session, where_it_stopped
-from interviewer.content.rubric import rubric_for_bank
+from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.sessions.plan import InterviewPlan, SetupChoices, load_choices, save_choices
-from interviewer.sessions.store import SessionRow, Store
+from interviewer.sessions.rows import SessionRow
+from interviewer.sessions.store import Store
 from interviewer.sessions.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,

@@ -7,17 +7,8 @@ write them, so the file is a complete rubric; ``rubric build`` keeps the hand-wr
 from __future__ import annotations
 
 from interviewer.content.bank import Bank
-from interviewer.content.rubric import (
-    HAND,
-    DraftPoint,
-    Point,
-    QuestionRubric,
-    Rubric,
-    point_id,
-    points_fingerprint,
-    rubric_for_question,
-    sha256_text,
-)
+from interviewer.content.rubric import HAND, Point, QuestionRubric, Rubric, points_fingerprint, sha256_text
+from interviewer.content.extract import DraftPoint, point_id, rubric_for_question
 
 
 def hand_rubric(bank: Bank, key_points: dict[str, tuple[str, ...]]) -> Rubric:

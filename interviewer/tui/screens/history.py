@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from interviewer.practice.history import mastery_label, missed_points, score_trend_label, trend
 from interviewer.sessions.score import format_score
-from interviewer.sessions.store import SessionRow
+from interviewer.sessions.rows import SessionRow
 
 
 class HistoryScreen(Screen):
