@@ -44,9 +44,9 @@ NOT_COVER = ("negated", "reversed", "entity_swap", "number_changed")
 
 def _grader():
     from interviewer.embedding import make_embedder
-    from interviewer.grading import Grader
+    from interviewer.factory import build_grader
 
-    return Grader(make_embedder("default"))
+    return build_grader(make_embedder("default"))
 
 
 def _spearman(a: list[float], b: list[float]) -> float:

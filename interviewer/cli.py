@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from interviewer import __version__
+from interviewer import __version__, factory
 from interviewer.bank import BankCatalog, load_bank, read_text, render_bank
 from interviewer.config import Settings, discover_settings, parse_duration
 from interviewer.errors import InputError, InterviewerError, RubricError
@@ -197,14 +197,12 @@ def _add_uncalibrated(p: argparse.ArgumentParser) -> None:
 def _catalog(settings: Settings, err: TextIO | None = None) -> BankCatalog:
     """The banks; a bank file skipped or shadowed is one warning line on ``err``."""
     stream = err if err is not None else SafeStream(sys.stderr)
-    return BankCatalog(settings.bank_dirs, warn=lambda m: stream.write(f"warning: {m}\n"))
+    return factory.make_catalog(settings, warn=lambda m: stream.write(f"warning: {m}\n"))
 
 
 def _open_store(settings: Settings, err: TextIO):
     """The session database; a corrupt one moved aside is said, with where it went."""
-    from interviewer.store import Store
-
-    store = Store.open(settings.data_dir)
+    store = factory.open_store(settings)
     if store.moved_aside is not None:
         err.write(f"interviewer: notice: {store.notice}\n")
     return store
@@ -291,9 +289,7 @@ def cmd_bank_export(settings: Settings, args: argparse.Namespace, out: TextIO,
 def _missed_points(settings: Settings, bank) -> dict[str, list[str]]:
     from interviewer.importers.export import missed_points
     from interviewer.rubric import rubric_for_bank
-    from interviewer.store import Store
-
-    return missed_points(Store.open(settings.data_dir), bank, rubric_for_bank(bank).rubric)
+    return missed_points(factory.open_store(settings), bank, rubric_for_bank(bank).rubric)
 
 
 def cmd_rubric_build(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:
@@ -350,10 +346,9 @@ def _rubric_build_extracted(bank, target: Path, args: argparse.Namespace, err: T
 def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
                       args: argparse.Namespace, err: TextIO) -> int:
     from interviewer.llm_rubric import build_with_llm, lost_points
-    from interviewer.probing import LLMProber
     from interviewer.rubric import save_rubric
 
-    prober = LLMProber(settings.llm)
+    prober = factory.llm_prober(settings)
     if not prober.configured:
         raise InputError(f"--llm needs an LLM: {prober.missing_setting()}",
                          path=settings.config_path)
@@ -361,7 +356,7 @@ def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
         raise RubricError("a rubric is already here; --llm would replace it", path=target,
                           hint="write the LLM's rubric elsewhere with -o NEW.yaml to compare, "
                                "or use --force to replace it")
-    report = build_with_llm(bank, prober, _make_embedder(settings))
+    report = build_with_llm(bank, prober, factory.make_embedder(settings))
     for qid, why in report.fallbacks:
         err.write(f"{qid}: {why}: extracted points kept\n")
     lost = lost_points(report.rubric, existing)
@@ -376,42 +371,6 @@ def _rubric_build_llm(settings: Settings, bank, existing, target: Path,
     for qid, text in report.dropped:
         err.write(f"dropped {qid}: {text}\n")
     return 0
-
-
-def _make_embedder(settings: Settings):
-    import os
-
-    from interviewer.embedding import make_embedder
-
-    return make_embedder(settings.model, base_url=settings.embedding_base_url,
-                         api_key=os.environ.get(settings.embedding_api_key_env))
-
-
-def _make_grader(settings: Settings):
-    from interviewer.grading import Grader
-
-    return Grader(_make_embedder(settings), calibration_file=settings.data_dir / "calibration.json",
-                  cache_dir=settings.data_dir / "cache")
-
-
-def _require_calibrated(settings: Settings) -> None:
-    """A model nobody calibrated is refused before any work, with the command that fixes it."""
-    from interviewer.models import require_calibrated
-
-    require_calibrated(settings.model, settings.embedding_base_url,
-                       settings.data_dir / "calibration.json")
-
-
-def _deferred_grader(settings: Settings):
-    """The TUI's grader, built in its loading worker: numpy and the encoder stay off the first frame.
-
-    The model name is checked now, so a name that cannot work fails before the TUI starts.
-    """
-    from interviewer.deferred import DeferredGrader
-    from interviewer.models import model_id_for
-
-    return DeferredGrader(lambda: _make_grader(settings),
-                          model_id_for(settings.model, settings.embedding_base_url))
 
 
 def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
@@ -481,7 +440,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
                 graded.append(Grade.from_dict(result, item.answer))
 
     try:
-        grader = _make_grader(settings)
+        grader = factory.make_grader(settings)
 
         def grade_one(item) -> dict:
             return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
@@ -502,7 +461,7 @@ def cmd_grade_batch(settings: Settings, args: argparse.Namespace, out: TextIO,
             for entry in errors:
                 write(entry.to_dict())
             for item, result in grade_items(todo, grade=grade_one, jobs=jobs,
-                                            make_grader=_make_grader, settings=settings,
+                                            make_grader=factory.make_grader, settings=settings,
                                             rubric=rubric):
                 write(result, item)
     finally:
@@ -542,7 +501,7 @@ def cmd_grade_one(settings: Settings, args: argparse.Namespace, out: TextIO, err
     loaded = rubric_for_bank(bank)
     for warning in loaded.warnings:
         err.write(f"warning: {warning}\n")
-    grade = _make_grader(settings).grade(loaded.rubric, question.id, answer)
+    grade = factory.make_grader(settings).grade(loaded.rubric, question.id, answer)
     if args.json:
         out.write(json.dumps(grade.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
@@ -576,7 +535,7 @@ def cmd_calibrate(settings: Settings, args: argparse.Namespace, out: TextIO, err
 
     target = check_writable(args.out or settings.data_dir / "calibration.json",
                             make_parents=args.out is None)
-    grader = _make_grader(settings)
+    grader = factory.make_grader(settings)
     evidence: list = []  # one pass over the answers serves the scorer and the cut-offs
     rows, labels = collect_features(grader, args.labels, _catalog(settings, err), err, evidence)
     if labels.size < 2:
@@ -623,14 +582,13 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
                                total_limit=getattr(args, "total_time", None),
                                followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
-    grader = _deferred_grader(settings)  # a model that cannot work is refused first
+    grader = factory.deferred_grader(settings)  # a model that cannot work is refused first
     _need_terminal()
-    from interviewer.store import Store
     from interviewer.tui.app import make_app  # textual is imported only here
 
     if getattr(args, "drill_plan", None) is not None:
         plan, choices = args.drill_plan, args.drill_choices
-    store = getattr(args, "store", None) or Store.open(settings.data_dir)
+    store = getattr(args, "store", None) or factory.open_store(settings)
     app = make_app(banks=banks, grader=grader, settings=settings, plan=plan,
                    choices=choices, store=store,
                    resume=getattr(args, "resume_row", None))
@@ -640,7 +598,7 @@ def cmd_run(settings: Settings, args: argparse.Namespace) -> int:
 
 def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Grade the answer, then ask the configured LLM (or a template) for the follow-up."""
-    from interviewer.probing import followup_language, make_prober
+    from interviewer.probing import followup_language
     from interviewer.rubric import rubric_for_bank
 
     bank = _catalog(settings, err).resolve(args.bank)
@@ -649,9 +607,9 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
     if not answer.strip():
         raise InputError("the answer is empty", path=args.answer_file)
     rubric = rubric_for_bank(bank).rubric
-    grade = _make_grader(settings).grade(rubric, question.id, answer)
+    grade = factory.make_grader(settings).grade(rubric, question.id, answer)
     qr = rubric.question(question.id)
-    result = make_prober(settings.llm).followup(qr, grade, followup_language(qr, bank.language))
+    result = factory.make_prober(settings).followup(qr, grade, followup_language(qr, bank.language))
     if result.notice:
         err.write(f"notice: {result.notice}\n")
     if args.json:
@@ -858,7 +816,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         command = args.command or "run"
         if command in ("run", "grade", "followup", "drill", "resume") and not getattr(
                 args, "uncalibrated", False):
-            _require_calibrated(settings)
+            factory.require_calibrated(settings)
         if command == "run":
             return cmd_run(settings, args)
         if command == "bank":

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from interviewer import factory
 from interviewer.bank import Bank, combine_banks, combined_ids
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
@@ -646,10 +647,8 @@ def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
     if choices is None:
         choices = load_choices(settings.data_dir, settings.bank)
     if store is None:
-        store = Store.open(settings.data_dir)
+        store = factory.open_store(settings)
     if prober is None:
-        from interviewer.probing import make_prober
-
-        prober = make_prober(settings.llm)
+        prober = factory.make_prober(settings)
     return InterviewApp(banks=banks, grader=grader, settings=settings, choices=choices,
                         plan=plan, resume=resume, store=store, clock=clock, prober=prober)
