@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from interviewer.errors import InterviewerError
+from interviewer.srs import ReviewLog
 from interviewer.urls import redact_url
 
 try:
@@ -487,6 +488,11 @@ class Store:
             sql += " WHERE bank_id = ?"
             args = (bank_id,)
         return list(self.conn.execute(sql + " ORDER BY reviewed_at, session_id, seq", args))
+
+    def review_log(self, bank_id: str) -> ReviewLog:
+        """A bank's reviews and suspended points, for :mod:`interviewer.practice`."""
+        return ReviewLog(bank_id, tuple(self.reviews(bank_id)),
+                         frozenset(p for _b, p in self.suspended(bank_id)))
 
     def set_suspended(self, bank_id: str, point_id: str, suspended: bool) -> None:
         if suspended:

@@ -134,7 +134,8 @@ def _missed_points(ctx: Context, b) -> dict[str, list[str]]:
     from interviewer.importers.export import missed_points
     from interviewer.rubric import rubric_for_bank
 
-    return missed_points(factory.open_store(ctx.settings), b, rubric_for_bank(b).rubric)
+    return missed_points(factory.open_store(ctx.settings).review_log(b.id),
+                         rubric_for_bank(b).rubric)
 
 
 ACTIONS = {"list": bank_list, "validate": bank_validate, "import": bank_import,

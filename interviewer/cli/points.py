@@ -44,7 +44,7 @@ def points(ctx: Context, args: argparse.Namespace) -> int:
         out.write(f"{args.action}ed {len(args.point_ids)} point(s) in {bank.id}\n")
         return 0
     now = datetime.now(timezone.utc)
-    statuses = point_statuses(store, bank, rubric)
+    statuses = point_statuses(store.review_log(bank.id), rubric)
     shown = due_points(statuses, now) if args.due else statuses
     m = mastery(statuses, bank)
     out.write(f"{bank.id}: {len(due_points(statuses, now))} points due, mastery "

@@ -65,8 +65,8 @@ def report(ctx: Context, args: argparse.Namespace) -> int:
         from interviewer.practice import session_mastery
 
         ended = datetime.fromisoformat(row.ended_at) if row.ended_at else None
-        shares = session_mastery(store, interview.bank, interview.rubric,
-                                 list(interview.plan.questions), as_of=ended)
+        shares = session_mastery(store.review_log(interview.bank.id), interview.bank,
+                                 interview.rubric, list(interview.plan.questions), as_of=ended)
     meta = ReportMeta(model_id=row.model_id, session_id=row.id, llm=row.plan.get("llm") or {},
                       mastery=shares, reference_answers=args.with_reference)
     text = render(interview, fmt, meta)

@@ -98,7 +98,7 @@ def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
 
     store = open_store(settings, err)
     try:
-        statuses = point_statuses(store, bank, rubric_for_bank(bank).rubric)
+        statuses = point_statuses(store.review_log(bank.id), rubric_for_bank(bank).rubric)
     finally:
         store.close()
     questions = drill_questions(bank, statuses, datetime.now(timezone.utc), count)

@@ -131,7 +131,7 @@ class InterviewApp(App[int]):
     def _statuses(self, bank: Bank):
         from interviewer.practice import point_statuses
 
-        return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
+        return point_statuses(self.store.review_log(bank.id), rubric_for_bank(bank).rubric)
 
     def due_count(self, bank: Bank) -> tuple[int, int]:
         """(points due now, points ever reviewed) for the setup screen."""
@@ -552,7 +552,7 @@ class InterviewApp(App[int]):
 
         try:
             rubric = rubric_for_bank(bank).rubric
-            statuses = point_statuses(self.store, bank, rubric)
+            statuses = point_statuses(self.store.review_log(bank.id), rubric)
         except InterviewerError:
             return None
         return (rubric, statuses) if any(s.reviews for s in statuses) else None
@@ -562,8 +562,9 @@ class InterviewApp(App[int]):
         from interviewer.practice import session_mastery
 
         assert self.interview is not None
+        bank = self.interview.bank
         try:
-            return session_mastery(self.store, self.interview.bank, self.interview.rubric,
+            return session_mastery(self.store.review_log(bank.id), bank, self.interview.rubric,
                                    list(self.interview.plan.questions))
         except InterviewerError:
             return {}
@@ -577,8 +578,8 @@ class InterviewApp(App[int]):
             practised = self._practised(bank)
             if practised:
                 rubric, statuses = practised
-                out[bank.id] = (mastery(statuses, bank),
-                                [v for _, v in mastery_over_time(self.store, bank, rubric)])
+                series = mastery_over_time(self.store.review_log(bank.id), rubric)
+                out[bank.id] = (mastery(statuses, bank), [v for _, v in series])
         return out
 
     def action_help(self) -> None:
