@@ -12,7 +12,17 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from interviewer import __version__, factory
-from interviewer.cli import bank, calibrate, followup, grade, points, report, rubric, run  # noqa: F401 (each registers its commands)
+# each command-group module registers its commands when imported
+from interviewer.cli import (  # noqa: F401
+    bank,
+    calibrate,
+    followup,
+    grade,
+    points,
+    report,
+    rubric,
+    run,
+)
 from interviewer.cli.common import EXIT_USAGE, Context, Parser
 from interviewer.cli.registry import COMMANDS
 from interviewer.config import discover_settings
