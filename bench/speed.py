@@ -46,7 +46,7 @@ def typical_answers() -> list[tuple[str, str, str]]:
 def bench_grading(repeats: int) -> dict:
     from interviewer.content.bank import BankCatalog
     from interviewer.grading.encoders.backends import make_embedder
-    from interviewer.grading.grader import Grader
+    from interviewer.factory import build_grader
     from interviewer.content.bank_rubric import rubric_for_bank
     from interviewer.content.segment import evidence_spans
 
@@ -55,7 +55,7 @@ def bench_grading(repeats: int) -> dict:
     answers = typical_answers()[:repeats]
     encoder = make_embedder("default")
     encoder.load()
-    grader = Grader(make_embedder("default"))
+    grader = build_grader(make_embedder("default"))
     for rubric in rubrics.values():
         grader.warm_up(rubric)
     floor, warm, naive, spans = [], [], [], []
@@ -134,13 +134,13 @@ print(%s)
 RSS_TUI = """
 import asyncio
 from textual.widgets import TextArea
-from interviewer.cli import _catalog, _make_grader
+from interviewer.factory import make_catalog, make_grader
 from interviewer.config import discover_settings
 from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.app import make_app
-s = discover_settings(); banks = _catalog(s).banks()
+s = discover_settings(); banks = make_catalog(s).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh"); c = SetupChoices(bank=bank.id, count=1)
-app = make_app(banks=banks, grader=_make_grader(s), settings=s, plan=make_plan(bank, c), choices=c)
+app = make_app(banks=banks, grader=make_grader(s), settings=s, plan=make_plan(bank, c), choices=c)
 async def pilot(p):
     while p.app.model_status != "ready":
         await asyncio.sleep(0.05)

@@ -43,16 +43,16 @@ Bare().run(headless=True)
 INTERVIEWER = """
 import os, time
 t0 = float(os.environ["BENCH_T0"])
-from interviewer.cli import _catalog, _deferred_grader
+from interviewer.factory import deferred_grader, make_catalog
 from interviewer.config import discover_settings
 from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.interview import InterviewScreen
 settings = discover_settings()
-banks = _catalog(settings).banks()
+banks = make_catalog(settings).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh")
 choices = SetupChoices(bank=bank.id)
-app = make_app(banks=banks, grader=_deferred_grader(settings), settings=settings,
+app = make_app(banks=banks, grader=deferred_grader(settings), settings=settings,
                plan=make_plan(bank, choices), choices=choices)
 import asyncio
 async def pilot(p):
@@ -104,7 +104,7 @@ def bench_submit(n: int, home: str) -> dict:
     sys.path.insert(0, str(ROOT))
     from textual.widgets import TextArea
 
-    from interviewer.cli import _catalog, _make_grader
+    from interviewer.factory import make_catalog, make_grader
     from interviewer.config import discover_settings
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.tui.app import make_app
@@ -120,10 +120,10 @@ def bench_submit(n: int, home: str) -> dict:
     answers = answers[:n]
     n = len(answers)
     settings = discover_settings()
-    banks = _catalog(settings).banks()
+    banks = make_catalog(settings).banks()
     bank = next(b for b in banks if b.id == "ai-infra-zh")
     choices = SetupChoices(bank=bank.id, count=1, time_limit=None)
-    grader = _make_grader(settings)
+    grader = make_grader(settings)
     app = make_app(banks=banks, grader=grader, settings=settings, plan=make_plan(bank, choices),
                    choices=choices)
 
@@ -143,10 +143,9 @@ def bench_submit(n: int, home: str) -> dict:
 
     asyncio.run(run())
     # the grader alone on the same answers: a fresh grader, warm on the rubric only
-    from interviewer.grading.encoders.backends import make_embedder
-    from interviewer.grading.grader import Grader
+    from interviewer.factory import build_grader, make_embedder
 
-    grader = Grader(make_embedder(settings.model))
+    grader = build_grader(make_embedder(settings))
     grader.warm_up(app.interview.rubric)
     own = []
     for text in answers:

@@ -31,10 +31,6 @@ def shipped_bank_dir() -> Path:
     return shipped_root() / "bank"
 
 
-def shipped_rubric_dir() -> Path:
-    return shipped_root() / "rubrics"
-
-
 def _home_override(env: os._Environ[str] | dict[str, str] | None = None) -> Path | None:
     value = (env if env is not None else os.environ).get(HOME_ENV)
     return Path(value).expanduser() if value else None
@@ -48,11 +44,6 @@ def config_dir(env: dict[str, str] | None = None) -> Path:
 def data_dir(env: dict[str, str] | None = None) -> Path:
     """``$INTERVIEWER_HOME`` if set, else the XDG data dir (``~/.local/share/interviewer``)."""
     return _home_override(env) or user_data_path(APP_NAME)
-
-
-def user_bank_dir(env: dict[str, str] | None = None) -> Path:
-    """Banks a user adds without touching the install: ``<data>/bank``."""
-    return data_dir(env) / "bank"
 
 
 def rubric_path_for(bank_path: Path, bank_id: str) -> Path:

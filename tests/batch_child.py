@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fakes import BigramEmbedder  # noqa: E402
 
-from interviewer import cli  # noqa: E402
+from interviewer import cli, factory  # noqa: E402
 from interviewer.grading.calibration import Scorer  # noqa: E402
 from interviewer.grading.grader import Grader  # noqa: E402
 
@@ -38,7 +38,7 @@ def make_grader(settings):
     return Grader(SlowEmbedder(), Scorer(0.6, 0.3, source="test"))
 
 
-cli._make_grader = make_grader  # workers are forked: they see this one too
+factory.make_grader = make_grader  # workers are forked: they see this one too
 
 if __name__ == "__main__":
     sys.exit(cli.main(sys.argv[1:]))

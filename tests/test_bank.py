@@ -7,13 +7,13 @@ import pytest
 from conftest import DATA, ROOT, SEED
 from interviewer.content.bank import (
     BankCatalog,
-    detect_language,
     import_plaintext,
     load_bank,
     parse_bank,
     render_bank,
 )
 from interviewer.errors import BankError
+from interviewer.content.language import language_of
 
 BANKS = DATA / "banks"
 
@@ -138,8 +138,8 @@ def test_import_errors(text: str, fragment: str, line: int | None) -> None:
 @pytest.mark.parametrize("text, lang", [
     ("梯度累积的原理是什么", "zh"), ("What is gradient accumulation", "en"),
     ("用ZeRO-3切分参数 and optimizer states", "zh"), ("", "en")])
-def test_detect_language(text: str, lang: str) -> None:
-    assert detect_language(text) == lang
+def test_an_imported_bank_s_language_is_the_grader_s_rule(text: str, lang: str) -> None:
+    assert language_of(text) == lang
 
 
 def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:

@@ -12,18 +12,18 @@ import pytest
 from cli_run import run_cli
 from conftest import DATA, ROOT, SEED
 from fakes import BigramEmbedder
-from interviewer import cli
+from interviewer import cli, factory
 from interviewer.content.bank import load_bank, parse_bank
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 
 
-REAL_MAKE_GRADER = cli._make_grader
+REAL_MAKE_GRADER = factory.make_grader
 
 
 @pytest.fixture(autouse=True)
 def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_make_grader",
+    monkeypatch.setattr(factory, "make_grader",
                         lambda settings: Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")))
 
 
@@ -401,7 +401,7 @@ def test_grade_batch_resume_skips_what_is_done(tmp_path: Path) -> None:
 @pytest.mark.integration
 def test_grade_batch_in_worker_processes_matches_one_process(tmp_path: Path, monkeypatch) -> None:
     """Real default model in two worker processes; results equal the single-process ones."""
-    monkeypatch.setattr(cli, "_make_grader", REAL_MAKE_GRADER)  # the real grader here too
+    monkeypatch.setattr(factory, "make_grader", REAL_MAKE_GRADER)  # the real grader here too
     texts = ["梯度累积把大batch拆成micro-batch，累积后更新。", "学习率过大导致震荡。", "KV Cache缓存K和V。"]
     answers = tmp_path / "a.jsonl"
     answers.write_text("\n".join(json.dumps({"id": i, "question_id": ("q07", "q09", "q01")[i % 3],

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer import cli
+from interviewer import cli, factory
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 
@@ -30,7 +30,7 @@ def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
         BUILT.append("grader")
         return Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
 
-    monkeypatch.setattr(cli, "_make_grader", make)
+    monkeypatch.setattr(factory, "make_grader", make)
 
 
 def run(*argv: str) -> tuple[int, str, str]:

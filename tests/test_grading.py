@@ -18,6 +18,7 @@ from interviewer.grading.calibration import (
 from interviewer.grading.encoders.backends import CachingEmbedder
 from interviewer.errors import ConfigError
 from interviewer.grading.features import FEATURES
+from interviewer.factory import build_grader
 from interviewer.grading.grader import Grader
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 
@@ -157,16 +158,16 @@ def test_uncalibrated_models_fall_back_and_bad_files_are_reported(tmp_path) -> N
 
 def test_rubric_vectors_are_reused_from_disk_and_only_changes_are_encoded(tmp_path) -> None:
     first = BigramEmbedder()
-    Grader(first, SIM_ONLY, cache_dir=tmp_path).grade(RUBRIC, "q", "梯度累积。")
+    build_grader(first, scorer=SIM_ONLY, cache_dir=tmp_path).grade(RUBRIC, "q", "梯度累积。")
     assert "ZeRO切分优化器状态" in [t for call in first.calls for t in call]
     second = BigramEmbedder()  # a new process: empty memory, same disk
-    g = Grader(second, SIM_ONLY, cache_dir=tmp_path).grade(RUBRIC, "q", "梯度累积。")
+    g = build_grader(second, scorer=SIM_ONLY, cache_dir=tmp_path).grade(RUBRIC, "q", "梯度累积。")
     assert [t for call in second.calls for t in call] == ["梯度累积", "梯度累积。"]
     assert g.points[0].verdict == grade("梯度累积。").points[0].verdict
     edited = Rubric(bank="t", questions=(QuestionRubric(id="q", question=QUESTION.question,
                     source_sha256="", points=QUESTION.points[:2] + (Point("q.d", "新的要点"),)), OTHER))
     third = BigramEmbedder()
-    Grader(third, SIM_ONLY, cache_dir=tmp_path).grade(edited, "q", "梯度累积。")
+    build_grader(third, scorer=SIM_ONLY, cache_dir=tmp_path).grade(edited, "q", "梯度累积。")
     encoded = [t for call in third.calls for t in call]
     assert "新的要点" in encoded and "梯度累积减少通信频率" not in encoded
 
@@ -174,5 +175,5 @@ def test_rubric_vectors_are_reused_from_disk_and_only_changes_are_encoded(tmp_pa
 def test_an_unwritable_cache_only_costs_time(tmp_path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the cache directory should be")
-    g = Grader(BigramEmbedder(), SIM_ONLY, cache_dir=blocker).grade(RUBRIC, "q", "梯度累积减少通信频率。")
+    g = build_grader(BigramEmbedder(), scorer=SIM_ONLY, cache_dir=blocker).grade(RUBRIC, "q", "梯度累积减少通信频率。")
     assert g.points[0].verdict == "covered"

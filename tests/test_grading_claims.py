@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import ROOT
 
-from interviewer.grading.grader import Grader
+from interviewer.factory import build_grader
 from interviewer.content.bank_rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
@@ -21,7 +21,7 @@ def test_the_opposite_of_a_point_is_contradicted_with_the_words_quoted(real_embe
                                                                        zh_bank) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
     answer = "每个micro-batch都立即更新一次参数，所以显存会变大"
-    g = Grader(real_embedder).grade(rubric, "q07", answer)
+    g = build_grader(real_embedder).grade(rubric, "q07", answer)
     contradicted = [p for p in g.points if p.verdict == "contradicted"]
     assert contradicted, _verdicts(g)
     assert all(p.credit == 0 and p.evidence and p.evidence in answer for p in contradicted)
@@ -33,7 +33,7 @@ def test_the_opposite_of_a_point_is_contradicted_with_the_words_quoted(real_embe
 def test_another_maker_is_contradicted_and_a_neighbouring_product_is_not_covered(
         real_embedder, zh_bank) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
-    g = Grader(real_embedder).grade(rubric, "q02", "DeepSpeed是一个训练框架，好像是谷歌开发的")
+    g = build_grader(real_embedder).grade(rubric, "q02", "DeepSpeed是一个训练框架，好像是谷歌开发的")
     verdicts = _verdicts(g)
     assert verdicts["DeepSpeed是微软开发的分布式训练优化库"] == "contradicted"
     assert verdicts["DeepSpeed-Chat：RLHF训练框架"] != "covered"
@@ -46,7 +46,7 @@ def test_another_maker_is_contradicted_and_a_neighbouring_product_is_not_covered
 ])
 def test_a_list_of_terms_scores_at_most_a_quarter(real_embedder, zh_bank, answer: str) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
-    grader = Grader(real_embedder)
+    grader = build_grader(real_embedder)
     assert grader.evidence(rubric, "q03", answer).term_list
     g = grader.grade(rubric, "q03", answer)
     assert g.score <= 0.25
@@ -58,7 +58,7 @@ def test_a_capped_score_says_why_and_keeps_it_through_storage(real_embedder, zh_
 
     rubric = rubric_for_bank(zh_bank).rubric
     answer = "KV Cache，PagedAttention，Continuous Batching，量化，投机解码，FlashAttention，CUDA Graph"
-    g = Grader(real_embedder).grade(rubric, "q01", answer)
+    g = build_grader(real_embedder).grade(rubric, "q01", answer)
     assert g.score == 0.25 and g.note and "list of terms" in g.note
     stored = Grade.from_dict(json.loads(json.dumps(g.to_dict())), answer)
     assert (stored.score, stored.note) == (g.score, g.note)
@@ -66,7 +66,7 @@ def test_a_capped_score_says_why_and_keeps_it_through_storage(real_embedder, zh_
 
 def test_a_chinese_answer_states_an_english_point(real_embedder, en_bank) -> None:
     rubric = rubric_for_bank(en_bank).rubric
-    g = Grader(real_embedder).grade(rubric, "serving-throughput",
+    g = build_grader(real_embedder).grade(rubric, "serving-throughput",
                                     "再用speculative decoding，小的draft模型先猜几个token，大模型一次验证，减少解码步数")
     speculative = next(p for p in g.points if "speculative decoding" in p.text)
     assert speculative.verdict != "missed", speculative
@@ -83,7 +83,7 @@ def contrast_verdicts(real_embedder) -> dict[tuple[str, str], str]:
     """Every contrast case of the shipped banks, graded: (point id, kind) -> verdict."""
     from interviewer.content.bank import load_bank
 
-    grader = Grader(real_embedder)
+    grader = build_grader(real_embedder)
     out = {}
     for bank, cases in CONTRAST.items():
         rubric = rubric_for_bank(load_bank(ROOT / "bank" / f"{bank}.md")).rubric

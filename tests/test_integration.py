@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from interviewer.grading.grader import Grader
+from interviewer.factory import build_grader
 from interviewer.grading.encoders.names import MINILM_ID, USE_ID
 from interviewer.content.bank_rubric import rubric_for_bank
 
@@ -43,7 +43,7 @@ OFF_TOPIC_FOR_Q07 = [
 
 def test_default_model_is_multilingual_and_calibrated(real_embedder, zh_bank) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
-    grader = Grader(real_embedder)
+    grader = build_grader(real_embedder)
     assert grader.model_id == USE_ID and grader.scorer.calibrated
     good = grader.grade(rubric, "q07", GOOD_ZH)
     english = grader.grade(rubric, "q07", GOOD_EN_FOR_ZH)
@@ -65,12 +65,12 @@ def test_default_model_is_multilingual_and_calibrated(real_embedder, zh_bank) ->
 ])
 def test_gaming_earns_nothing(real_embedder, zh_bank, answer: str) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
-    assert Grader(real_embedder).grade(rubric, "q07", answer).score <= 0.15
+    assert build_grader(real_embedder).grade(rubric, "q07", answer).score <= 0.15
 
 
 def test_bare_keywords_earn_partial_with_the_reason(real_embedder, zh_bank) -> None:
     rubric = rubric_for_bank(zh_bank).rubric
-    g = Grader(real_embedder).grade(rubric, "q04", "bf16，大batch，ZeRO，checkpointing，offload，蒸馏")
+    g = build_grader(real_embedder).grade(rubric, "q04", "bf16，大batch，ZeRO，checkpointing，offload，蒸馏")
     partial = [p for p in g.points if p.verdict == "partial"]
     assert partial and g.score <= 0.6
     assert any("named, but not explained" in p.reason for p in partial)
@@ -78,7 +78,7 @@ def test_bare_keywords_earn_partial_with_the_reason(real_embedder, zh_bank) -> N
 
 def test_minilm_through_sentence_transformers(minilm_embedder, en_bank) -> None:
     rubric = rubric_for_bank(en_bank).rubric
-    grader = Grader(minilm_embedder)
+    grader = build_grader(minilm_embedder)
     assert grader.model_id == MINILM_ID
     good = grader.grade(rubric, "mixed-precision",
                         "We run forward and backward in FP16 or BF16 for tensor cores and less "

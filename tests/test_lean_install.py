@@ -123,9 +123,9 @@ def test_the_app_started_from_the_cli_imports_no_sentence_transformers() -> None
     heavy = _heavy_after(
         "import time\n"
         "from textual.app import App\n"
-        "import interviewer.cli\n"
+        "import interviewer.cli.run\n"
         "from interviewer.cli import main\n"
-        "interviewer.cli._need_terminal = lambda: None  # headless: no terminal here\n"
+        "interviewer.cli.run.need_terminal = lambda: None  # headless: no terminal here\n"
         "run = App.run\n"
         "async def until_model_loaded(pilot):\n"
         "    deadline = time.monotonic() + 240\n"

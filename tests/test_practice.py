@@ -48,7 +48,7 @@ def test_drill_orders_due_first_then_weak_and_skips_the_unseen(tmp_path: Path, b
     review_all(store, bank, "q02", GOOD, T0 + timedelta(days=4), "s3")
     review_all(store, bank, "q02", GOOD, T0 + timedelta(days=5), "s4")  # mastered, due day 11
     now = T0 + timedelta(days=6)
-    statuses = point_statuses(store, bank, rubric)
+    statuses = point_statuses(store.review_log(bank.id), rubric)
     order = [q.id for q in drill_questions(bank, statuses, now)]
     assert order[:3] == ["q07", "q09", "q02"]  # most overdue first, then the not-yet-due
     assert "q01" in order[3:]  # never practised: last
@@ -59,7 +59,7 @@ def test_drill_orders_due_first_then_weak_and_skips_the_unseen(tmp_path: Path, b
     n_q02 = len(rubric.question("q02").points)
     assert share[""] == pytest.approx(n_q02 / sum(len(q.points) for q in rubric.questions))
     assert share["deepspeed"] == 1.0
-    assert mastery_over_time(store, bank, rubric)[-1][1] == pytest.approx(share[""])
+    assert mastery_over_time(store.review_log(bank.id), rubric)[-1][1] == pytest.approx(share[""])
 
 
 def test_suspended_points_leave_drills_and_mastery(tmp_path: Path, bank) -> None:
@@ -68,7 +68,7 @@ def test_suspended_points_leave_drills_and_mastery(tmp_path: Path, bank) -> None
     review_all(store, bank, "q07", LAPSE, T0, "s1")
     for p in rubric.question("q07").points:
         store.set_suspended(bank.id, p.id, True)
-    statuses = point_statuses(store, bank, rubric)
+    statuses = point_statuses(store.review_log(bank.id), rubric)
     assert not due_points(statuses, T0 + timedelta(days=5))
     assert all(s.question_id != "q07" for s in statuses)
 
@@ -156,11 +156,39 @@ def test_session_mastery_lists_only_its_tags_as_they_stood_then(tmp_path: Path, 
     review_all(store, bank, "q01", GOOD, T0 + timedelta(days=2), "s2")  # now mastered
     review_all(store, bank, "q01", LAPSE, T0 + timedelta(days=9), "s3")  # a later lapse
     q01 = next(q for q in bank.questions if q.id == "q01")
-    then = session_mastery(store, bank, rubric, [q01], as_of=T0 + timedelta(days=2, hours=1))
+    then = session_mastery(store.review_log(bank.id), bank, rubric, [q01], as_of=T0 + timedelta(days=2, hours=1))
     assert set(then) == {"", "training", "inference"}
     n_q01 = len(rubric.question("q01").points)
     training = [q for q in rubric.questions if "training" in
                 next(b for b in bank.questions if b.id == q.id).tags]
     assert then["training"] == pytest.approx(n_q01 / sum(len(q.points) for q in training))
-    later = session_mastery(store, bank, rubric, [q01], as_of=T0 + timedelta(days=10))
+    later = session_mastery(store.review_log(bank.id), bank, rubric, [q01], as_of=T0 + timedelta(days=10))
     assert later["training"] == 0.0
+
+
+def test_sm2_reads_a_review_log_not_the_store(bank) -> None:
+    """Practice computes from the log it is given: a log written by hand, no database."""
+    from interviewer.practice.srs import ReviewLog
+
+    rubric = rubric_for_bank(bank).rubric
+    q07 = rubric.question("q07").points
+    rows = tuple((bank.id, "q07", p.id, p.text, GOOD, at.isoformat())
+                 for at in (T0, T0 + timedelta(days=2)) for p in q07)
+    log = ReviewLog(bank.id, rows, suspended=frozenset({q07[0].id}))
+    statuses = point_statuses(log, rubric)
+    seen = {s.point_id: s for s in statuses if s.question_id == "q07"}
+    assert q07[0].id not in seen  # suspended
+    assert all(seen[p.id].reviews == 2 and seen[p.id].mastered for p in q07[1:])
+    assert point_statuses(log, rubric, as_of=T0 + timedelta(hours=1))[0].reviews <= 1
+    assert mastery_over_time(log, rubric)[-1][1] == pytest.approx(mastery(statuses, bank)[""])
+
+
+def test_the_store_gives_a_bank_s_review_log(tmp_path: Path, bank) -> None:
+    store = Store.open(tmp_path)
+    review_all(store, bank, "q07", LAPSE, T0, "s1")
+    pid = rubric_for_bank(bank).rubric.question("q07").points[0].id
+    store.set_suspended(bank.id, pid, True)
+    log = store.review_log(bank.id)
+    assert log.bank_id == bank.id and log.suspended == frozenset({pid})
+    assert list(log.reviews) == store.reviews(bank.id)
+    assert store.review_log("other-bank").reviews == ()

@@ -127,9 +127,9 @@ def test_the_calibration_check_keeps_numpy_off_the_first_frame() -> None:
     import sys
 
     code = ("import sys\n"
-            "from interviewer.cli import _require_calibrated\n"
+            "from interviewer.factory import require_calibrated\n"
             "from interviewer.config import discover_settings\n"
-            "_require_calibrated(discover_settings())\n"
+            "require_calibrated(discover_settings())\n"
             "print('numpy' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)

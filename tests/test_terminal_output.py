@@ -12,7 +12,7 @@ import pytest
 from cli_run import run_cli
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer import cli
+from interviewer import factory
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 
@@ -22,7 +22,7 @@ HOSTILE = "混合精度训练\x1b[2J\x07（FP16/BF16）\x9b31m\r覆盖\x1b]0;tit
 
 @pytest.fixture(autouse=True)
 def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_make_grader",
+    monkeypatch.setattr(factory, "make_grader",
                         lambda settings: Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")))
 
 

@@ -12,14 +12,14 @@ from cli_run import run_cli
 from stored import stored_session
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer import cli
+from interviewer import factory
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 
 
 @pytest.fixture(autouse=True)
 def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_make_grader",
+    monkeypatch.setattr(factory, "make_grader",
                         lambda settings: Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")))
 
 

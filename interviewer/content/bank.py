@@ -271,11 +271,6 @@ def render_bank(bank: Bank) -> str:
 # ---------------------------------------------------------------- plain-text import
 
 
-def detect_language(text: str) -> str:
-    """``zh`` or ``en`` for an imported bank: the grader's own language rule."""
-    return language_of(text)
-
-
 def slugify(text: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^A-Za-z0-9]+", "-", ascii_text).strip("-").lower()
@@ -326,7 +321,7 @@ def import_plaintext(text: str, *, path: Path | None = None, bank_id: str | None
     if not ID_RE.match(bank_id):
         raise BankError(f"bank id '{bank_id}' may only use letters, digits, '-', '_' and '.'",
                         path=path)
-    language = language or detect_language(text)
+    language = language or language_of(text)  # the grader's own rule
     return Bank(id=bank_id, title=title, language=language, questions=tuple(questions),
                 path=path, description="\n".join(header[1:]))
 

@@ -20,14 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from interviewer.content.bank import Bank, Question
 from interviewer.content.reference import best_sentence
-from interviewer.content.rubric import (
-    GROUP_SEP,
-    Point,
-    QuestionRubric,
-    Rubric,
-    points_fingerprint,
-    sha256_text,
-)
+from interviewer.content.rubric import GROUP_SEP, Point, QuestionRubric, Rubric, points_fingerprint, sha256_text
 from interviewer.content.segment import (
     BULLET_RE,
     has_cjk,

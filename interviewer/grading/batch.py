@@ -300,3 +300,77 @@ class Progress:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+
+
+@dataclass
+class BatchRun:
+    """What a batch did: lines refused, ids skipped as already done, the model's id, and
+    the grades (when asked to keep them)."""
+
+    failed: int
+    skipped: set[str]
+    model_id: str
+    grades: list
+
+
+def run_batch(parsed: list[BatchItem | BatchError], rubric: Rubric, *, answers: Path,
+              out: Path | None, resume: bool, jobs: int, stdout: TextIO, err: TextIO,
+              settings, make_grader: Callable, keep_grades: bool = False) -> BatchRun:
+    """Grade ``parsed`` into ``out`` (or ``stdout``), one JSON line per input line.
+
+    A bad line is said on ``err`` as ``answers:line: why`` and written as ``{id, error}``;
+    with ``resume`` the ids already in ``out`` are skipped. One job writes in input order;
+    several write as the workers finish. The output file is locked before anything is
+    written or loaded, so a second batch on it stops at once.
+    """
+    from interviewer.grading.grade import Grade
+
+    sink = ResultFile(out, resume) if out else stdout
+    skip = sink.done if isinstance(sink, ResultFile) else set()
+    failed = 0
+    for entry in parsed:
+        if isinstance(entry, BatchError):
+            failed += 1
+            err.write(f"{answers}:{entry.line}: {entry.message}\n")
+    todo = [e for e in parsed if not isinstance(e, BatchError) and json.dumps(e.id) not in skip]
+    graded: list[Grade] = []
+    progress = Progress(len(todo), getattr(err, "raw", err))  # only numbers: no escaping
+
+    def write(result: dict, item=None) -> None:
+        sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sink.flush()
+        if item is not None:
+            progress.advance()
+            if keep_grades:
+                graded.append(Grade.from_dict(result, item.answer))
+
+    try:
+        grader = make_grader(settings)
+
+        def grade_one(item) -> dict:
+            return grader.grade(rubric, item.question_id, item.answer).to_dict(item.id)
+
+        errors = [e for e in parsed if isinstance(e, BatchError) and json.dumps(e.id) not in skip]
+        if jobs == 1:  # one line out per line in, in input order
+            wanted = set(map(id, todo))
+            for start in range(0, len(parsed), CHUNK):
+                chunk = parsed[start:start + CHUNK]
+                grader.prefetch([e.answer for e in chunk if id(e) in wanted])
+                for entry in chunk:
+                    if isinstance(entry, BatchError):
+                        if entry in errors:
+                            write(entry.to_dict())
+                    elif id(entry) in wanted:
+                        write(grade_one(entry), entry)
+        else:  # errors at once, then results as the workers finish them
+            for entry in errors:
+                write(entry.to_dict())
+            for item, result in grade_items(todo, grade=grade_one, jobs=jobs,
+                                            make_grader=make_grader, settings=settings,
+                                            rubric=rubric):
+                write(result, item)
+    finally:
+        progress.close()
+        if sink is not stdout:
+            sink.close()
+    return BatchRun(failed, skip, grader.model_id, graded)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from interviewer.content.rubric import Rubric
 
-VERDICTS = ("covered", "partial", "missed", "contradicted")
 CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0, "contradicted": 0.0}
 # How each verdict is marked wherever grades are shown (terminal, TUI, reports).
 MARK = {"covered": "✓", "partial": "~", "missed": "✗", "contradicted": "≠"}

@@ -10,13 +10,12 @@ an instruction, so asking for a score cannot earn one.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from interviewer.grading.calibration import Scorer, scorer_for
+from interviewer.grading.calibration import Scorer
 from interviewer.grading.claims import contradiction, is_bare, names_neighbour, topic_core
 from interviewer.grading.encoders.backends import CachingEmbedder, Embedder
 from interviewer.grading.features import (
@@ -74,18 +73,14 @@ def question_profile(q: QuestionRubric) -> str:
 class Grader:
     """Grades answers against a rubric with one embedder and its calibrated scorer."""
 
-    def __init__(self, embedder: Embedder, scorer: Scorer | None = None,
-                 calibration_file: Path | None = None, cache_dir: Path | None = None) -> None:
-        if not isinstance(embedder, CachingEmbedder):
-            disk = None
-            if cache_dir is not None:
-                from interviewer.grading.encoders.cache import DiskCache
-
-                disk = DiskCache(cache_dir / "embeddings.sqlite")
-            embedder = CachingEmbedder(embedder, disk=disk)
-        self.embedder = embedder
-        self._scorer = scorer
-        self._calibration_file = calibration_file
+    def __init__(self, embedder: Embedder, scorer: Scorer | Callable[[], Scorer]) -> None:
+        """``scorer`` may be given as a function, called on the first grade: the factory
+        (:mod:`interviewer.factory`) reads the calibration file only then. The grader opens
+        no file itself: a disk cache comes inside a :class:`CachingEmbedder`."""
+        self.embedder = embedder if isinstance(embedder, CachingEmbedder) else \
+            CachingEmbedder(embedder)
+        self._scorer = scorer if isinstance(scorer, Scorer) else None
+        self._load_scorer = None if isinstance(scorer, Scorer) else scorer
 
     @property
     def model_id(self) -> str:
@@ -94,7 +89,7 @@ class Grader:
     @property
     def scorer(self) -> Scorer:
         if self._scorer is None:
-            self._scorer = scorer_for(self.model_id, self._calibration_file)
+            self._scorer = self._load_scorer()
         return self._scorer
 
     def warm_up(self, rubric: Rubric | None = None) -> None:

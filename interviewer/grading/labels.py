@@ -34,10 +34,6 @@ class LabeledAnswer:
     answer: str
     labels: dict[str, float]
 
-    @property
-    def mean_label(self) -> float:
-        return float(np.mean(list(self.labels.values()))) if self.labels else 0.0
-
 
 def load_labeled(path: Path) -> list[LabeledAnswer]:
     out: list[LabeledAnswer] = []

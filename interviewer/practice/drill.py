@@ -1,7 +1,8 @@
 """Practice that adapts: what is due, what to drill, how mastered a bank is, what changed.
 
-Everything here reads the review log in the store and computes; nothing is cached, so a
-rubric edit or a suspended point changes the answers at once.
+Everything here computes from a bank's review log (:class:`~interviewer.practice.srs.ReviewLog`, read
+by the caller with :meth:`Store.review_log <interviewer.sessions.store.Store.review_log>`); nothing
+is cached, so a rubric edit or a suspended point changes the answers at once.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from datetime import datetime, timezone
 from interviewer.content.bank import Bank, Question
 from interviewer.grading.grade import Grade
 from interviewer.content.rubric import Rubric
-from interviewer.practice.srs import PointState, Review, mastered, schedule
-from interviewer.sessions.store import Store
+from interviewer.practice.srs import PointState, Review, ReviewLog, mastered, schedule
 
 
 def _parse(ts: str) -> datetime:
@@ -22,11 +22,10 @@ def _parse(ts: str) -> datetime:
     return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
 
 
-def histories(store: Store, bank_id: str,
-              as_of: datetime | None = None) -> dict[str, list[Review]]:
+def histories(log: ReviewLog, as_of: datetime | None = None) -> dict[str, list[Review]]:
     """Review history per point id of a bank (only reviews up to ``as_of`` when given)."""
     out: dict[str, list[Review]] = defaultdict(list)
-    for _bank, _qid, pid, _text, outcome, at in store.reviews(bank_id):
+    for _bank, _qid, pid, _text, outcome, at in log.reviews:
         when = _parse(at)
         if as_of is None or when <= as_of:
             out[pid].append(Review(when, outcome))
@@ -43,11 +42,11 @@ class PointStatus:
     mastered: bool
 
 
-def point_statuses(store: Store, bank: Bank, rubric: Rubric,
+def point_statuses(log: ReviewLog, rubric: Rubric,
                    as_of: datetime | None = None) -> list[PointStatus]:
     """Every point of the current rubric that is not suspended, with its SM-2 state."""
-    hist = histories(store, bank.id, as_of)
-    suspended = {pid for _b, pid in store.suspended(bank.id)}
+    hist = histories(log, as_of)
+    suspended = log.suspended
     out = []
     for q in rubric.questions:
         for p in q.points:
@@ -97,22 +96,22 @@ def mastery(statuses: list[PointStatus], bank: Bank) -> dict[str, float]:
     return {k: sum(v) / len(v) for k, v in groups.items() if v}
 
 
-def session_mastery(store: Store, bank: Bank, rubric: Rubric, asked: list[Question],
+def session_mastery(log: ReviewLog, bank: Bank, rubric: Rubric, asked: list[Question],
                     as_of: datetime | None = None) -> dict[str, float]:
     """Mastery for a session's report: the bank ("") and the tags of the questions it asked,
     from the reviews made up to ``as_of`` (its end); empty before any review."""
-    statuses = point_statuses(store, bank, rubric, as_of)
+    statuses = point_statuses(log, rubric, as_of)
     if not any(s.reviews for s in statuses):
         return {}
     tags = {t for q in asked for t in q.tags}
     return {k: v for k, v in mastery(statuses, bank).items() if k == "" or k in tags}
 
 
-def mastery_over_time(store: Store, bank: Bank, rubric: Rubric) -> list[tuple[datetime, float]]:
+def mastery_over_time(log: ReviewLog, rubric: Rubric) -> list[tuple[datetime, float]]:
     """Bank mastery after each review date, for a chart."""
-    reviews = store.reviews(bank.id)
+    reviews = log.reviews
     point_ids = {p.id for q in rubric.questions for p in q.points}
-    point_ids -= {pid for _b, pid in store.suspended(bank.id)}
+    point_ids -= log.suspended
     if not point_ids:
         return []
     out = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from interviewer.grading.grade import Grade
 from interviewer.sessions.rows import SessionRow
 
 
@@ -13,10 +14,11 @@ def missed_points(rows: list[SessionRow], limit: int = 15) -> list[tuple[str, st
     seen: dict[tuple[str, str, str], int] = defaultdict(int)
     for row in rows:
         for a in row.attempts:
-            for p in (a.grade or {}).get("points", []):
-                key = (row.bank_id, a.question_id, str(p.get("text", p.get("id"))))
+            grade = Grade.from_dict(a.grade, a.answer) if a.grade else None
+            for p in grade.points if grade else ():
+                key = (row.bank_id, a.question_id, p.text)
                 seen[key] += 1
-                missed[key] += p.get("verdict") in ("missed", "contradicted")
+                missed[key] += p.verdict in ("missed", "contradicted")
     ranked = sorted((k for k in missed if missed[k]), key=lambda k: (-missed[k], -seen[k], k))
     return [(*k, missed[k], seen[k]) for k in ranked[:limit]]
 

@@ -31,6 +31,17 @@ class Review:
 
 
 @dataclass(frozen=True)
+class ReviewLog:
+    """A bank's practice history as read from the store: what SM-2 and mastery are computed
+    from. ``reviews`` rows are (bank, question id, point id, point text, outcome,
+    reviewed_at), oldest first; ``suspended`` holds the ids of the points set aside."""
+
+    bank_id: str
+    reviews: tuple[tuple[str, str, str, str, str, str], ...] = ()
+    suspended: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class PointState:
     reps: int  # successful reviews in a row
     interval_days: float

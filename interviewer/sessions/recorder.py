@@ -68,10 +68,6 @@ class Recorder:
             recorder.ensure(seq)
         return recorder
 
-    @property
-    def saving(self) -> bool:
-        return self.store.persistent and self.store.last_error is None
-
     def ensure(self, seq: int) -> None:
         a = self.interview.attempts[seq]
         self.store.ensure_attempt(self.session_id, seq, a.question.id, a.question.text, a.retry_of)

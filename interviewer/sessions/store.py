@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from interviewer.practice.srs import ReviewLog
 from interviewer.sessions.locking import (
     SessionBusy,
     is_locked,
@@ -353,6 +354,11 @@ class Store:
             sql += " WHERE bank_id = ?"
             args = (bank_id,)
         return list(self.conn.execute(sql + " ORDER BY reviewed_at, session_id, seq", args))
+
+    def review_log(self, bank_id: str) -> ReviewLog:
+        """A bank's reviews and suspended points, for :mod:`interviewer.practice.drill`."""
+        return ReviewLog(bank_id, tuple(self.reviews(bank_id)),
+                         frozenset(p for _b, p in self.suspended(bank_id)))
 
     def set_suspended(self, bank_id: str, point_id: str, suspended: bool) -> None:
         if suspended:

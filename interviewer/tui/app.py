@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from interviewer import factory
 from interviewer.content.bank import Bank, combine_banks, combined_ids
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
@@ -131,7 +132,7 @@ class InterviewApp(App[int]):
     def _statuses(self, bank: Bank):
         from interviewer.practice.drill import point_statuses
 
-        return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
+        return point_statuses(self.store.review_log(bank.id), rubric_for_bank(bank).rubric)
 
     def due_count(self, bank: Bank) -> tuple[int, int]:
         """(points due now, points ever reviewed) for the setup screen."""
@@ -552,7 +553,7 @@ class InterviewApp(App[int]):
 
         try:
             rubric = rubric_for_bank(bank).rubric
-            statuses = point_statuses(self.store, bank, rubric)
+            statuses = point_statuses(self.store.review_log(bank.id), rubric)
         except InterviewerError:
             return None
         return (rubric, statuses) if any(s.reviews for s in statuses) else None
@@ -562,8 +563,9 @@ class InterviewApp(App[int]):
         from interviewer.practice.drill import session_mastery
 
         assert self.interview is not None
+        bank = self.interview.bank
         try:
-            return session_mastery(self.store, self.interview.bank, self.interview.rubric,
+            return session_mastery(self.store.review_log(bank.id), bank, self.interview.rubric,
                                    list(self.interview.plan.questions))
         except InterviewerError:
             return {}
@@ -577,8 +579,8 @@ class InterviewApp(App[int]):
             practised = self._practised(bank)
             if practised:
                 rubric, statuses = practised
-                out[bank.id] = (mastery(statuses, bank),
-                                [v for _, v in mastery_over_time(self.store, bank, rubric)])
+                series = mastery_over_time(self.store.review_log(bank.id), rubric)
+                out[bank.id] = (mastery(statuses, bank), [v for _, v in series])
         return out
 
     def action_help(self) -> None:
@@ -647,10 +649,8 @@ def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
     if choices is None:
         choices = load_choices(settings.data_dir, settings.bank)
     if store is None:
-        store = Store.open(settings.data_dir)
+        store = factory.open_store(settings)
     if prober is None:
-        from interviewer.followups.prober import make_prober
-
-        prober = make_prober(settings.llm)
+        prober = factory.make_prober(settings)
     return InterviewApp(banks=banks, grader=grader, settings=settings, choices=choices,
                         plan=plan, resume=resume, store=store, clock=clock, prober=prober)

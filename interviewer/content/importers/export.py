@@ -15,7 +15,7 @@ from interviewer.content.bank import Bank, render_bank
 
 if TYPE_CHECKING:
     from interviewer.content.rubric import Rubric
-    from interviewer.sessions.store import Store
+    from interviewer.practice.srs import ReviewLog
 
 FORMATS = ("markdown", "anki")
 
@@ -48,11 +48,11 @@ def to_anki_text(bank: Bank, points: dict[str, list[str]] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def missed_points(store: Store, bank: Bank, rubric: Rubric) -> dict[str, list[str]]:
+def missed_points(log: ReviewLog, rubric: Rubric) -> dict[str, list[str]]:
     """The points of each question that their last review in the practice history missed."""
     from interviewer.practice.drill import histories
 
-    hist = histories(store, bank.id)
+    hist = histories(log)
     missed: dict[str, list[str]] = {}
     for q in rubric.questions:
         texts = [p.text for p in q.points

@@ -20,11 +20,11 @@ from interviewer.content.bank import (
     Bank,
     Question,
     close_fences,
-    detect_language,
     slugify,
     trim_lines,
 )
 from interviewer.errors import BankError
+from interviewer.content.language import language_of
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _PLACEHOLDER = re.compile(r"^\W*(?:answer here|todo|tbd|to be (?:added|done)|coming soon|"
@@ -218,7 +218,7 @@ def make_bank(reading: Reading, fmt: str, path: Path, *, bank_id: str | None = N
     if not ID_RE.match(bank_id):
         raise BankError(f"bank id '{printable(bank_id)}' may only use letters, digits, '-', '_' and '.'",
                         path=path, hint="give one with --id")
-    language = language or detect_language("\n".join(q.text for q in questions))
+    language = language or language_of("\n".join(q.text for q in questions))
     bank = Bank(id=bank_id, title=" ".join(title.split()), language=language,
                 questions=tuple(questions), path=path)
     return ImportResult(bank, fmt, reading.skipped, reading.unmapped, key_points,

@@ -19,13 +19,11 @@ import numpy as np
 
 from interviewer.errors import ModelError
 from interviewer.grading.encoders.names import (
-    OPENAI_PREFIX,
     ST_EXTRA_HINT,
     USE_ID,
-    USE_NAMES,
+    embedder_kind,
     openai_model_id,
     resolve_model,
-    served_model,
 )
 
 # Set before any Hugging Face module is imported: no download, ever, at run time.
@@ -72,12 +70,7 @@ def make_embedder(name: str = "default", *, base_url: str | None = None,
     is model NAME on an OpenAI-compatible ``/v1/embeddings`` server at ``base_url`` (TEI,
     vLLM, Infinity, Ollama, OpenAI); every other name goes to sentence-transformers.
     """
-    if name in USE_NAMES:
-        return USEEmbedder()
-    if name.startswith(OPENAI_PREFIX):
-        model, server = served_model(name, base_url)
-        return OpenAIEmbedder(model, base_url=server, api_key=api_key, timeout=timeout)
-    return SentenceTransformerEmbedder(name)
+    return embedder_kind(name).build(name, base_url, api_key, timeout)
 
 
 class OpenAIEmbedder:

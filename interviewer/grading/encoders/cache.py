@@ -36,10 +36,6 @@ class DiskCache:
         except (OSError, sqlite3.Error):
             self._conn = None
 
-    @property
-    def usable(self) -> bool:
-        return self._conn is not None
-
     def get(self, model: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
         if self._conn is None or not texts:
             return {}

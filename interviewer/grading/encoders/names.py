@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from interviewer.errors import ModelError
 
@@ -93,16 +96,59 @@ def served_model(name: str, base_url: str | None) -> tuple[str, str]:
     return name.removeprefix(OPENAI_PREFIX), base_url
 
 
+@dataclass(frozen=True)
+class EmbedderKind:
+    """One kind of embedding backend: which names it takes, the model id it gives a name
+    (without loading anything), and how it is built (importing its module only then)."""
+
+    name: str
+    takes: Callable[[str], bool]
+    model_id: Callable[[str, str | None], str]
+    build: Callable[..., Any]  # (name, base_url, api_key, timeout) -> Embedder
+    served: bool = False  # on a server: its similarities mean nothing until calibrated
+
+
+def _build_use(name: str, base_url: str | None, api_key: str | None, timeout: float):
+    from interviewer.grading.encoders.backends import USEEmbedder
+
+    return USEEmbedder()
+
+
+def _build_served(name: str, base_url: str | None, api_key: str | None, timeout: float):
+    from interviewer.grading.encoders.backends import OpenAIEmbedder
+
+    model, server = served_model(name, base_url)
+    return OpenAIEmbedder(model, base_url=server, api_key=api_key, timeout=timeout)
+
+
+def _build_st(name: str, base_url: str | None, api_key: str | None, timeout: float):
+    from interviewer.grading.encoders.backends import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(name)
+
+
+# The one dispatch from a configured model name to its backend, in the order asked:
+# sentence-transformers takes every name the others do not.
+EMBEDDERS: dict[str, EmbedderKind] = {k.name: k for k in (
+    EmbedderKind("use", lambda name: name in USE_NAMES, lambda name, url: USE_ID, _build_use),
+    EmbedderKind("openai", lambda name: name.startswith(OPENAI_PREFIX),
+                 lambda name, url: openai_model_id(*served_model(name, url)), _build_served,
+                 served=True),
+    EmbedderKind("sentence-transformers", lambda name: True,
+                 lambda name, url: resolve_model(name)[0], _build_st),
+)}
+
+
+def embedder_kind(name: str) -> EmbedderKind:
+    return next(kind for kind in EMBEDDERS.values() if kind.takes(name))
+
+
 def model_id_for(name: str, base_url: str | None = None) -> str:
     """The id :func:`interviewer.grading.encoders.backends.make_embedder` would give the model ``name``.
 
     Raises the same :class:`ModelError` it would for a name that cannot work.
     """
-    if name in USE_NAMES:
-        return USE_ID
-    if name.startswith(OPENAI_PREFIX):
-        return openai_model_id(*served_model(name, base_url))
-    return resolve_model(name)[0]
+    return embedder_kind(name).model_id(name, base_url)
 
 
 def has_calibration(model_id: str, user_file: Path | None) -> bool:
@@ -132,7 +178,7 @@ def require_calibrated(name: str, base_url: str | None, user_file: Path | None) 
     """Refuse a served model nobody calibrated: its similarities alone would pass almost
     anything (a served e5 gives every answer 100 %). A local model that cannot be found is
     left to fail as such when it loads."""
-    if not name.startswith(OPENAI_PREFIX):
+    if not embedder_kind(name).served:
         return
     model_id = model_id_for(name, base_url)
     if not has_calibration(model_id, user_file):
