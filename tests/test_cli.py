@@ -58,7 +58,6 @@ def test_bank_import_writes_a_valid_bank(tmp_path: Path, monkeypatch: pytest.Mon
     assert code == 2 and "file exists" in err and "--force" in err
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="seed file is outside the repository")
 def test_bank_import_of_the_seed_to_stdout() -> None:
     code, out, _ = run("bank", "import", str(SEED), "--id", "ai-infra-zh", "-o", "-")
     assert code == 0
