@@ -1,6 +1,6 @@
 """What each screen looks like, frozen: a fake model that is ready at once and a clock
-that does not move. Update with ``pytest tests/test_snapshots.py --snapshot-update`` after
-a deliberate change, and look at the report before committing."""
+that does not move. Update with ``pytest tests/functional/test_snapshots.py --snapshot-update``
+after a deliberate change, and look at the report before committing."""
 
 from __future__ import annotations
 

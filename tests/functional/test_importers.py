@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, ROOT
 from interviewer.bank import load_bank, parse_bank, render_bank
 from interviewer.errors import BankError
 from interviewer.importers import import_source
@@ -297,7 +297,7 @@ def test_cli_import_format_and_columns(tmp_path: Path, monkeypatch: pytest.Monke
 def test_cli_export_markdown_and_anki(tmp_path: Path) -> None:
     code, out, _ = _run("bank", "export", "llm-systems-en")
     assert code == 0 and parse_bank(out).questions == load_bank(
-        Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md").questions
+        ROOT / "bank" / "llm-systems-en.md").questions
     target = tmp_path / "deck.txt"
     code, _, err = _run("bank", "export", "llm-systems-en", "--format", "anki", "-o", str(target))
     assert code == 0 and f"wrote {target}" in err
@@ -336,7 +336,7 @@ def test_export_missed_puts_the_points_last_missed_on_the_card(isolated_home: Pa
     from interviewer.store import Store
 
     settings = discover_settings()
-    bank = load_bank(Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md")
+    bank = load_bank(ROOT / "bank" / "llm-systems-en.md")
     q = rubric_for_bank(bank).rubric.questions[1]
     first, second = q.points[0], q.points[1]
     store = Store.open(settings.data_dir)
@@ -422,7 +422,7 @@ def test_a_combined_bank_is_exported_one_bank_at_a_time() -> None:
 
 
 def test_overrides_apply_to_a_file_already_in_the_bank_format(tmp_path: Path) -> None:
-    bank_file = Path(__file__).resolve().parent.parent / "bank" / "llm-systems-en.md"
+    bank_file = ROOT / "bank" / "llm-systems-en.md"
     code, out, err = _run("bank", "import", str(bank_file), "--id", "mine", "--title", "Mine",
                           "-o", "-")
     assert code == 0, err
