@@ -7,10 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from conftest import ROOT
+from helpers import poll
 
 CHILD = ROOT / "tests" / "batch_child.py"
 
@@ -40,14 +40,6 @@ def grade(*argv: str, home: Path, delay: float = 0.0) -> tuple[int, str, str]:
 
 def rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def wait_until(condition, what: str, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not reached: {what}")
-        time.sleep(0.02)
 
 
 def lines_in(path: Path) -> int:
@@ -93,7 +85,7 @@ def test_a_second_run_on_the_same_out_is_refused_and_the_first_is_intact(tmp_pat
     first = start("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out",
                   str(out), delay=0.2, home=tmp_path / "h")
     try:
-        wait_until(lambda: lines_in(out) >= 1, "the first run wrote a result")
+        poll(lambda: lines_in(out) >= 1, 120, "the first run wrote a result")
         for extra in ((), ("--resume",)):
             code, _, err = grade("--answers", str(answers), "--out", str(out), *extra,
                                  home=tmp_path / "h")
@@ -152,7 +144,7 @@ def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) 
                  str(out), "--jobs", "2", "--force-jobs", delay=0.3, home=tmp_path / "h",
                  log=log)
     try:
-        wait_until(lambda: lines_in(out) >= 16, "the first chunk was written")
+        poll(lambda: lines_in(out) >= 16, 120, "the first chunk was written")
         workers = _children(proc.pid)
         calls_before = lines_in(log)
         proc.send_signal(signal.SIGINT)
@@ -164,7 +156,7 @@ def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) 
     assert code == 130, proc.stderr.read()
     got = rows(out)  # every line whole
     assert 16 <= len(got) < n and len({r["id"] for r in got}) == len(got)
-    wait_until(lambda: not any(_alive(w) for w in workers), "the workers ended")
+    poll(lambda: not any(_alive(w) for w in workers), 120, "the workers ended")
     # the rest of the batch was not graded: at most a call per worker began after the signal
     assert lines_in(log) - calls_before <= 2, (calls_before, lines_in(log))
 
@@ -175,7 +167,7 @@ def test_workers_die_with_a_killed_batch(tmp_path: Path) -> None:
     proc = start("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out",
                  str(out), "--jobs", "2", "--force-jobs", delay=0.3, home=tmp_path / "h")
     try:
-        wait_until(lambda: lines_in(out) >= 16, "the first chunk was written")
+        poll(lambda: lines_in(out) >= 16, 120, "the first chunk was written")
         workers = _children(proc.pid)
         assert workers
         proc.send_signal(signal.SIGKILL)
@@ -185,7 +177,7 @@ def test_workers_die_with_a_killed_batch(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
     try:
-        wait_until(lambda: not any(_alive(w) for w in workers), "the orphaned workers ended", 60)
+        poll(lambda: not any(_alive(w) for w in workers), 60, "the orphaned workers ended")
     finally:
         for w in workers:  # never leave them behind, even when the test fails
             try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_cli
+from helpers import poll, run_cli, stored_session
 from conftest import DATA, ROOT, SEED
 from fakes import BigramEmbedder
 from interviewer import cli
@@ -239,28 +239,9 @@ def test_calibrate_bad_label_files(tmp_path: Path, line: str, fragment: str) -> 
 
 
 def _stored_session(home: Path) -> str:
-    """A finished session in the store, as the TUI would leave it."""
-    from interviewer.bank import BankCatalog
-    from interviewer.interview import Interview
-    from interviewer.recorder import Recorder
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import SetupChoices, make_plan
-    from interviewer.store import Store
-
-    bank = next(b for b in BankCatalog([ROOT / "bank"]).banks() if b.id == "ai-infra-zh")
-    interview = Interview.start(make_plan(bank, SetupChoices(bank=bank.id, count=2)),
-                                rubric_for_bank(bank).rubric)
-    store = Store.open(home)
-    recorder = Recorder.start(store, interview, "test/bigram")
-    grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
-    for seq, text in enumerate(["混合精度训练（FP16/BF16）。<b>粗</b>", "DeepSpeed是微软开发的分布式训练优化库。"]):
-        attempt = interview.attempts[seq]
-        attempt.answer, attempt.time_used = text, 30.0 + seq
-        attempt.grade = grader.grade(interview.rubric, attempt.question.id, text)
-        recorder.result(seq)
-    recorder.finish()
-    store.close()
-    return recorder.session_id
+    """A finished session with two graded answers (one with markup in it)."""
+    return stored_session(home, ("混合精度训练（FP16/BF16）。<b>粗</b>",
+                                 "DeepSpeed是微软开发的分布式训练优化库。"))[0]
 
 
 def test_history_lists_sessions_and_points(isolated_home: Path) -> None:
@@ -415,13 +396,15 @@ def test_grade_batch_in_worker_processes_matches_one_process(tmp_path: Path, mon
 
 
 def test_report_skips_a_later_session_with_no_answer_and_says_which(isolated_home: Path) -> None:
-    import time
+    from datetime import datetime, timezone
 
     from interviewer.store import Store
 
     sid = _stored_session(isolated_home)
-    time.sleep(1.1)  # started_at has a resolution of one second
     store = Store.open(isolated_home)
+    started = store.session(sid).started_at  # to the second: the next session starts later
+    poll(lambda: datetime.now(timezone.utc).isoformat(timespec="seconds") > started, 5,
+         "the next second")
     store.start_session("99999999-empty", "ai-infra-zh", "AI Infra", {"question_ids": ["q01"]}, "m")
     store.ensure_attempt("99999999-empty", 0, "q01", "大模型训练和推理如何加速？")
     store.finish_session("99999999-empty", status="abandoned")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -15,6 +13,7 @@ import pytest
 
 from conftest import ROOT
 from fakes import BigramEmbedder
+from helpers import run_cli
 from interviewer import cli
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
@@ -33,14 +32,7 @@ def fake_grader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_make_grader", make)
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stderr(err):
-            code = cli.main(list(argv), out=out, err=err)
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 def _answers(tmp_path: Path) -> Path:

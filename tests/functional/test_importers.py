@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT
+from helpers import run_cli
 from interviewer.bank import load_bank, parse_bank, render_bank
 from interviewer.errors import BankError
 from interviewer.importers import import_source
@@ -226,19 +227,7 @@ def test_copy_of_a_folder_imports_to_the_same_ids(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- CLI, hand rubric, export
 
-def _run(*argv: str) -> tuple[int, str, str]:
-    import contextlib
-    import io
-
-    from interviewer import cli
-
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stderr(err):
-            code = cli.main(list(argv), out=out, err=err)
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
+_run = run_cli
 
 
 def test_cli_import_reports_skips_and_writes_the_key_points_as_a_hand_rubric(

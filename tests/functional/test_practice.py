@@ -84,7 +84,7 @@ def test_retake_diff_names_gained_and_lost_points(bank) -> None:
 
 
 async def test_a_drill_from_the_setup_screen_and_a_retake_diff(settings, bank) -> None:
-    from test_tui import feedback, wait_for
+    from helpers import feedback, wait_for
 
     from interviewer.session import SetupChoices
     from interviewer.timer import ManualClock
@@ -121,16 +121,7 @@ async def test_a_drill_from_the_setup_screen_and_a_retake_diff(settings, bank) -
 
 
 def test_points_and_drill_commands(settings, bank, isolated_home) -> None:
-    import contextlib
-    import io
-
-    from interviewer import cli
-
-    def run(*argv):
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stderr(err):
-            code = cli.main(list(argv), out=out, err=err)
-        return code, out.getvalue(), err.getvalue()
+    from helpers import run_cli as run
 
     code, _, err = run("drill", "--bank", "ai-infra-zh")
     assert code == 2 and "nothing to drill" in err

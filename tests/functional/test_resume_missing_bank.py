@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_cli
+from helpers import run_cli
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer.bank import parse_bank

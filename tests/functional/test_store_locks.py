@@ -183,7 +183,7 @@ def test_a_session_held_by_another_process_is_not_taken_over(tmp_path: Path) -> 
 
 async def test_declining_to_resume_does_not_abandon_a_session_another_window_took(
         tmp_path: Path, settings) -> None:
-    from test_tui import build, on, wait_for
+    from helpers import build, on, wait_for
 
     from interviewer.tui.screens.confirm import ConfirmScreen
 

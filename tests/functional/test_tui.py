@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import threading
 
 from textual.widgets import DataTable, Input, Static, TextArea
 
-from conftest import ROOT
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
-from interviewer.bank import BankCatalog
+from helpers import (
+    asking,
+    banks,
+    build,
+    feedback,
+    on,
+    points_text,
+    stored_answer,
+    type_answer,
+    wait_for,
+)
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
 from interviewer.session import SetupChoices, make_plan
@@ -16,63 +26,11 @@ from interviewer.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.help import HelpScreen
-from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.widgets import CountdownLabel
 
 SCORER = Scorer(0.6, 0.3, source="test")
-
-
-async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
-    """Wait on a condition, not a fixed sleep."""
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            await pilot.pause()  # let the new screen finish mounting
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition not reached in time")
-
-
-def banks():
-    return BankCatalog([ROOT / "bank"]).banks()
-
-
-def build(settings, *, embedder=None, n=2, time_limit=300.0, total=None, clock=None, plan=True):
-    bank = next(b for b in banks() if b.id == "ai-infra-zh")
-    choices = SetupChoices(bank=bank.id, count=n, time_limit=time_limit, total_limit=total)
-    return make_app(banks=banks(), grader=Grader(embedder or BigramEmbedder(), SCORER),
-                    settings=settings, plan=make_plan(bank, choices) if plan else None,
-                    choices=choices, clock=clock or ManualClock())
-
-
-async def type_answer(pilot, text: str) -> None:
-    pilot.app.screen.query_one(TextArea).insert(text)
-    await pilot.pause()
-
-
-def on(app, screen_type) -> bool:
-    return isinstance(app.screen, screen_type)
-
-
-def asking(app, index: int | None = None) -> bool:
-    screen = app.screen
-    return (isinstance(screen, InterviewScreen) and screen.mode == "question"
-            and (index is None or screen.index == index))
-
-
-def feedback(app) -> bool:
-    return isinstance(app.screen, InterviewScreen) and app.screen.mode == "feedback"
-
-
-def stored_answer(app, seq: int) -> str | None:
-    """What the database holds for attempt ``seq`` of the running session."""
-    row = app.store.session(app.recorder.session_id)
-    return row.attempts[seq].answer if row and len(row.attempts) > seq else None
-
-
-def points_text(app) -> str:
-    return str(app.screen.query_one("#points-text", Static).content)
 
 
 async def test_setup_answer_feedback_next_summary(settings, zh_bank) -> None:
@@ -377,10 +335,11 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
     choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
     plan = make_plan(bank, choices)
     plan = replace(plan, questions=(bank.question("q07"),))
+    held = threading.Event()  # the stream stops after 8 pieces until the test has seen them
     with ChatServer() as server:
-        server.script = [Reply(reply, chunk_size=3, chunk_delay=0.05)]
+        server.script = [Reply(reply, chunk_size=3, hold=held, hold_after=8)]
         prober = LLMProber(LLMSettings(enabled=True, base_url=server.base_url, model="m",
-                                       timeout=10), env={})
+                                       timeout=60), env={})
         app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
                        plan=plan, choices=choices, clock=ManualClock(), prober=prober)
         async with app.run_test(size=(100, 32)) as pilot:
@@ -389,10 +348,11 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: app.screen.mode == "followup")
             text = app.screen.query_one("#followup-text", Static)
-            await wait_for(pilot, lambda: "多卡" in str(text.content) and
-                           app.screen.followup_countdown is None)
+            await wait_for(pilot, lambda: "多卡" in str(text.content), timeout=60)
             partial = str(text.content)
-            await wait_for(pilot, lambda: app.screen.followup_countdown is not None)
+            assert app.screen.followup_countdown is None  # no answer box for half a question
+            held.set()
+            await wait_for(pilot, lambda: app.screen.followup_countdown is not None, timeout=60)
             assert len(partial) < len(str(text.content))  # it arrived in pieces
             app.screen.query_one("#followup-answer", TextArea).insert(
                 "通信也只在参数更新时进行一次AllReduce，频率降为1/N。")

@@ -12,7 +12,7 @@ from textual.widgets import Static, TextArea
 from interviewer.store import DB_NAME
 from interviewer.timer import ManualClock
 from interviewer.tui.widgets import CountdownLabel
-from test_tui import asking, build, stored_answer, wait_for
+from helpers import asking, build, stored_answer, wait_for
 
 # Holds the write lock until told to let go, or on its own after a while (so that an app
 # whose saves wait on the lock is not stuck for ever); it says which of the two happened.

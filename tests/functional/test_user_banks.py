@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_cli
-from stored import stored_session
+from helpers import run_cli, stored_session
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer import cli

@@ -4,8 +4,6 @@ A real server on 127.0.0.1 serves both the chat model and the embeddings."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import threading
 from pathlib import Path
@@ -13,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from fakes import BigramEmbedder
+from helpers import run_cli
 from llm_server import ChatServer, Reply
-from interviewer import cli
 from interviewer.bank import load_bank
 from interviewer.config import LLMSettings
 from interviewer.llm_rubric import build_with_llm
@@ -41,11 +39,7 @@ KV Cache缓存历史token的K和V，避免重复计算。代价是显存随序�
 """
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = cli.main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 @pytest.fixture

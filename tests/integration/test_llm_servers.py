@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from fakes import BigramEmbedder
+from helpers import poll
 from llm_server import ChatServer, Reply
 from interviewer.calibration import Scorer
 from interviewer.config import LLMSettings
@@ -189,17 +190,6 @@ def _followup_process(tmp_path, server: ChatServer, timeout: float):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
-def _wait(condition, limit: float) -> bool:
-    import time
-
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.integration
 def test_the_followup_command_keeps_its_deadline_against_a_trickle(tmp_path) -> None:
     """A plain body sent one byte every 0.2 s: about two minutes for the whole."""
@@ -207,11 +197,11 @@ def test_the_followup_command_keeps_its_deadline_against_a_trickle(tmp_path) -> 
         server.script = [Reply("x" * 500, stream=False, trickle=0.2)] * 2
         proc = _followup_process(tmp_path, server, timeout=2)
         try:
-            ended = _wait(lambda: proc.poll() is not None, 90)  # model load included
+            # model load included
+            poll(lambda: proc.poll() is not None, 90, "the end of a command with a 2 s deadline")
         finally:
             proc.kill()
         out, err = proc.communicate()
-    assert ended, "the command outlived its 2 s deadline by far"
     assert proc.returncode == 0 and "did not finish within 2 s" in err and "「" in out
 
 
@@ -223,11 +213,10 @@ def test_ctrl_c_during_a_pending_followup_ends_the_command(tmp_path) -> None:
         server.script = [Reply("{}", pings_for=120)]
         proc = _followup_process(tmp_path, server, timeout=120)
         try:
-            assert _wait(lambda: len(server.requests) == 1, 90), "the request never came"
+            poll(lambda: len(server.requests) == 1, 90, "the request")
             proc.send_signal(signal.SIGINT)
-            ended = _wait(lambda: proc.poll() is not None, 30)
+            poll(lambda: proc.poll() is not None, 30, "the end of the process after Ctrl+C")
         finally:
             proc.kill()
         out, err = proc.communicate()
-    assert ended, "Ctrl+C said it stopped but the process lived on"
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err

@@ -15,33 +15,18 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
+from helpers import poll, tmux
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 TYPED = "kv cache and paged attention keep decoding fast zqx"
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True,
-                          timeout=30).stdout
-
-
-def poll(condition, timeout: float = 60.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what} not reached in {timeout} s")
 
 
 def alive(pid: int) -> bool:

@@ -4,16 +4,14 @@ A real server on 127.0.0.1 serves the embeddings; the CLI is run as a user would
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
+from helpers import run_cli
 from llm_server import ChatServer
-from interviewer import cli
 from interviewer.calibration import DEFAULT_CUTOFFS, scorer_for
 from interviewer.models import USE_ID, openai_model_id
 
@@ -21,11 +19,7 @@ LABELS = ROOT / "bench" / "data" / "labeled-dev.jsonl"
 GENUINE = "梯度累积的原理：梯度先累加，不马上更新参数。梯度累积的作用：显存不够时也能用大batch。"
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = cli.main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 @pytest.fixture

@@ -12,15 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import tmux
+
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 COMMAND = Path(sys.executable).with_name("interviewer")
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True,
-                          timeout=30).stdout
 
 
 def wait_for_screen(session: str, text: str, timeout: float = 60.0) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +18,7 @@ from textual.widgets import Static, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
+from helpers import wait_for
 from llm_server import ChatServer, Reply
 from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
@@ -32,15 +32,6 @@ from interviewer.tui.screens.interview import InterviewScreen
 
 REPLY = json.dumps({"followup": "参数具体在什么时候更新？", "targets": []}, ensure_ascii=False)
 ANSWER = "梯度累积将一个大batch拆分为多个micro-batch，累积N个micro-batch后做一次参数更新。"
-
-
-async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition not reached in time")
 
 
 def pending(app) -> bool:
@@ -78,6 +69,7 @@ from dataclasses import replace
 from pathlib import Path
 sys.path[:0] = [{root!r}, {tests!r}]
 from fakes import BigramEmbedder
+from helpers import wait_for
 from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
 from interviewer.config import LLMSettings, discover_settings

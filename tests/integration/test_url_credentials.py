@@ -13,7 +13,7 @@ import pytest
 
 from interviewer.models import server_identity
 
-from cli_run import run_cli
+from helpers import run_cli
 from conftest import ROOT
 from llm_server import ChatServer, Reply
 
