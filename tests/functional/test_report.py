@@ -67,10 +67,7 @@ def _golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name} changed; UPDATE_GOLDEN=1 to accept"
 
 
-def test_markdown_matches_golden(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TZ", "UTC")
-    import time
-    time.tzset()
+def test_markdown_matches_golden(utc) -> None:
     _golden("report.md", render_markdown(sample_interview(), META))
 
 

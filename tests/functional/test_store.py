@@ -69,7 +69,7 @@ def test_a_database_from_a_newer_version_is_left_alone(tmp_path: Path) -> None:
 
 # What both child processes below start with: the real app, a fast fake model, the shipped bank.
 CHILD_PREAMBLE = """
-import asyncio, sys
+import asyncio, sys, time
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from fakes import BigramEmbedder
@@ -97,8 +97,11 @@ READ_ONLY_CHILD = CHILD_PREAMBLE + textwrap.dedent("""
             await asyncio.sleep(0.01)
         print("NOTICE", p.app.store.persistent, p.app.store.notice, flush=True)
         p.app.screen.query_one(TextArea).insert("只读目录里的答案。")
-        await asyncio.sleep(1.3)
-        print("STATUS", str(p.app.screen.query_one("#save-status").content), flush=True)
+        status = p.app.screen.query_one("#save-status")
+        deadline = time.monotonic() + 30  # the draft is tried within a second; this bounds it
+        while not str(status.content) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        print("STATUS", str(status.content), flush=True)
         await p.press("ctrl+s")
         while p.app.screen.mode != "feedback":
             await asyncio.sleep(0.01)
