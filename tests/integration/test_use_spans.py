@@ -115,5 +115,18 @@ def test_the_projection_cache_changes_no_vector(use, slots) -> None:
         cached = use_spans.pooled_vectors(_backend(use), items, cache)
         for a, b in zip(plain, cached):
             np.testing.assert_allclose(a, b, atol=1e-5)
-    filled = cache.tags[cache.tags >= 0]
-    assert len(filled) == min(slots, len(filled)) and np.all(filled % slots == np.flatnonzero(cache.tags >= 0))
+    # the slots in use are exactly those of the answers' tokens (slot = id mod size), each
+    # holds one of those tokens, and its row is what the encoder computes for that token
+    sp = _backend(use).sp
+    ids = {i for text, spans in items
+           for seq in use_spans._Layout(lambda piece: sp.encode(piece, out_type=int, add_bos=False,
+                                                                add_eos=False), text, spans).sequences
+           for i in seq}
+    used = np.flatnonzero(cache.tags >= 0)
+    tags = cache.tags[used]
+    assert set(used.tolist()) == {i % slots for i in ids}
+    assert set(tags.tolist()) <= ids and np.all(tags % slots == used)
+    emb = np.empty((len(tags), use_spans._EMB_DIM), dtype=np.float32)
+    use_spans._dequantise(_backend(use), tags, emb)
+    np.testing.assert_allclose(cache.rows[used], use_spans._project(_backend(use), emb),
+                               rtol=1e-5, atol=1e-5)

@@ -210,7 +210,19 @@ def test_bad_rubric_files(tmp_path: Path, content: str, fragment: str) -> None:
 
 def test_draft_points_are_values() -> None:
     assert DraftPoint("x") == DraftPoint("x", None)
-    assert sha256_text("a") == sha256_text("a")
+    assert DraftPoint("x") != DraftPoint("x", "group")
+
+
+def test_sha256_text_is_the_utf8_digest_the_shipped_rubrics_record(zh_bank, en_bank) -> None:
+    """The fingerprint that tells a rubric its reference answer changed: SHA-256 of the text's
+    UTF-8 bytes, every byte counted. Changing it would mark every stored rubric stale."""
+    assert sha256_text("a") == "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"
+    assert sha256_text("梯度") == "9a4adbad63440538d0063edbb88ed0c14d16adc6b1849fe091001b471e50b170"
+    assert sha256_text("a ") != sha256_text("a") != sha256_text("A")
+    for bank in (zh_bank, en_bank):
+        shipped = load_rubric(ROOT / "rubrics" / f"{bank.id}.yaml")
+        assert {q.id: q.source_sha256 for q in shipped.questions} == \
+            {q.id: sha256_text(q.answer) for q in bank.questions}
 
 
 @pytest.mark.parametrize("text, expected", [
