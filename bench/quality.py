@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from interviewer.bank import BankCatalog  # noqa: E402
 from interviewer.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
-from interviewer.evaluation import AnswerOutcome, Report, report  # noqa: E402
+from interviewer.evaluation import AnswerOutcome, Report, bootstrap_interval, report  # noqa: E402
 from interviewer.features import FEATURES  # noqa: E402
 from interviewer.grades import CREDIT  # noqa: E402
 from interviewer.grading import Grader, decide  # noqa: E402
@@ -146,12 +146,6 @@ def credits(scorer: Scorer, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A scorer's probability for each point of an answer, and the credit of its verdict."""
     p = scorer.probability(rows)
     return p, np.array([CREDIT[scorer.verdict(x)] for x in p])
-
-
-def bootstrap_interval(values, resamples: int = 5000, seed: int = 0) -> tuple[float, float]:
-    """95% interval of the mean of ``values``, resampling them with replacement."""
-    means = np.random.default_rng(seed).choice(values, (resamples, len(values))).mean(axis=1)
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
 def mae_interval(scorers: list[Scorer], ev: Evidence) -> tuple[float, float]:
