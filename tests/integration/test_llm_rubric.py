@@ -17,7 +17,7 @@ from interviewer.bank import load_bank
 from interviewer.config import LLMSettings
 from interviewer.llm_rubric import build_with_llm
 from interviewer.probing import LLMProber
-from interviewer.rubric import load_rubric, rubric_for_question
+from interviewer.rubric import load_rubric, points_fingerprint, rubric_for_question, sha256_text
 
 BANK = """---
 id: b
@@ -144,3 +144,103 @@ def test_a_question_that_times_out_keeps_its_extracted_points_and_says_so(
     bank = load_bank(bank_file)
     extracted = [p.text for p in rubric_for_question(bank.question("q1")).points]
     assert [p.text for p in load_rubric(out).question("q1").points] == extracted
+
+
+# ---------------------------------------------------------------- build_with_llm on its own
+
+def _build(bank_file: Path, replies: list[Reply], timeout: float = 5):
+    """build_with_llm against the server answering ``replies`` in turn: (report, requests)."""
+    bank = load_bank(bank_file)
+    with ChatServer() as server:
+        server.script = list(replies)
+        prober = LLMProber(LLMSettings(enabled=True, base_url=server.base_url, model="m",
+                                       timeout=timeout), env={})
+        report = build_with_llm(bank, prober, BigramEmbedder())
+        return report, server.requests
+
+
+def _points(*texts: str) -> Reply:
+    return Reply(json.dumps({"points": [{"text": t, "group": None} for t in texts]},
+                            ensure_ascii=False))
+
+
+def _extracted(bank_file: Path) -> dict[str, list[str]]:
+    return {q.id: [p.text for p in rubric_for_question(q).points]
+            for q in load_bank(bank_file).questions}
+
+
+def test_a_good_reply_rewords_backed_points_and_drops_invented_ones(bank_file: Path) -> None:
+    reworded = "梯度累积：把大batch拆成多个micro-batch，累加梯度之后再更新参数"
+    invented = "量子计算机让所有矩阵乘法瞬间完成"
+    report, requests = _build(bank_file, [_points(reworded, invented),
+                                          _points("KV Cache缓存历史token的K和V，避免重复计算")])
+    extracted = _extracted(bank_file)
+    assert report.fallbacks == []
+    assert report.dropped == [("q1", invented)]
+    assert report.kept == 2
+    assert [p.text for p in report.rubric.question("q1").points] == [reworded, *extracted["q1"][1:]]
+    assert [p.text for p in report.rubric.question("q2").points] == extracted["q2"]
+    bank = load_bank(bank_file)
+    for q in report.rubric.questions:
+        assert q.source_sha256 == sha256_text(bank.question(q.id).answer)
+        assert report.rubric.generated[q.id] == points_fingerprint(q.points)
+    # one plain request per question, the reference answer inside its tags
+    assert len(requests) == 2
+    body = requests[0]["body"]
+    assert body["stream"] is False and body["temperature"] == 0.0 and body["max_tokens"] == 1500
+    prompt = body["messages"][0]["content"]
+    assert "<reference_answer>\n" + bank.question("q1").answer + "\n</reference_answer>" in prompt
+
+
+def test_junk_replies_keep_the_extracted_points_and_say_why(bank_file: Path) -> None:
+    report, _ = _build(bank_file, [Reply("这不是JSON"), Reply(json.dumps({"points": []})),
+                                   Reply("这不是JSON"), Reply("这不是JSON")])
+    extracted = _extracted(bank_file)
+    assert [q for q, _ in report.fallbacks] == ["q1", "q2"]
+    assert all(why.startswith("the LLM's reply was unusable (") for _, why in report.fallbacks)
+    assert "no points" in report.fallbacks[1][1]
+    assert report.kept == 0 and report.dropped == []
+    assert {q.id: [p.text for p in q.points] for q in report.rubric.questions} == extracted
+
+
+def test_proposals_the_reference_does_not_back_are_all_dropped(bank_file: Path) -> None:
+    report, _ = _build(bank_file, [_points("量子计算机让所有矩阵乘法瞬间完成"),
+                                   _points("KV Cache缓存历史token的K和V")])
+    assert report.fallbacks == [("q1", "no proposed point was backed by the reference answer")]
+    assert report.dropped == [("q1", "量子计算机让所有矩阵乘法瞬间完成")]
+    assert [p.text for p in report.rubric.question("q1").points] == _extracted(bank_file)["q1"]
+
+
+def test_a_question_past_its_deadline_keeps_its_points_and_the_next_is_still_asked(
+        bank_file: Path) -> None:
+    """The server would answer q1 after 30 s; each question has its own 3 s."""
+    report, requests = _build(bank_file, [Reply(json.dumps({"points": []}), delay=30),
+                                          _points("KV Cache缓存历史token的K和V，避免重复计算")],
+                              timeout=3)
+    assert report.fallbacks == [("q1", "the LLM did not finish within 3 s (llm.timeout)")]
+    assert [p.text for p in report.rubric.question("q1").points] == _extracted(bank_file)["q1"]
+    assert report.kept == 1 and len(requests) == 2
+
+
+def test_without_a_model_every_question_keeps_its_points(bank_file: Path) -> None:
+    bank = load_bank(bank_file)
+    prober = LLMProber(LLMSettings(enabled=True, base_url="http://127.0.0.1:9/v1", model=None),
+                       env={})
+    report = build_with_llm(bank, prober, BigramEmbedder())
+    assert [q for q, _ in report.fallbacks] == ["q1", "q2"]
+    assert report.kept == 0
+    assert {q.id: [p.text for p in q.points] for q in report.rubric.questions} == \
+        _extracted(bank_file)
+
+
+def test_a_new_rubric_that_loses_most_points_is_named_as_such(bank_file: Path) -> None:
+    from dataclasses import replace
+
+    from interviewer.llm_rubric import lost_points
+
+    full = build_with_llm(load_bank(bank_file), LLMProber(LLMSettings(enabled=True), env={}),
+                          BigramEmbedder()).rubric  # no LLM: the extracted points, 5 of them
+    one = replace(full, questions=(replace(full.questions[0], points=full.questions[0].points[:1]),))
+    assert lost_points(full, None) is None
+    assert lost_points(full, full) is None
+    assert lost_points(one, full) == "the new rubric has 1 points where the current one has 5"
