@@ -15,6 +15,7 @@ from textual.widgets import Static, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
+from helpers import wait_for
 from interviewer.bank import BankCatalog
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
@@ -123,27 +124,16 @@ async def test_followup_question_and_answer_survive_sigkill_and_are_offered_agai
     app = make_app(banks=banks, grader=Grader(BigramEmbedder(), Scorer(0.6, 0.3)),
                    settings=settings, clock=ManualClock())
     async with app.run_test(size=(100, 32)) as pilot:
-        for _ in range(500):
-            if isinstance(app.screen, ConfirmScreen):
-                break
-            await pilot.pause(0.02)
-        assert isinstance(app.screen, ConfirmScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        for _ in range(500):
-            if isinstance(app.screen, InterviewScreen) and app.screen.mode == "followup":
-                break
-            await pilot.pause(0.02)
+        await wait_for(pilot, lambda: isinstance(app.screen, InterviewScreen)
+                       and app.screen.mode == "followup")
         screen = app.screen
-        assert isinstance(screen, InterviewScreen) and screen.mode == "followup"
         assert str(screen.query_one("#followup-text", Static).content) == question
         box = screen.query_one("#followup-answer", TextArea)
         assert box.text == FOLLOWUP_ANSWER and not box.read_only
         # and it goes on from there: submitted, graded, kept
         await pilot.press("ctrl+s")
-        for _ in range(500):
-            if screen.mode == "feedback":
-                break
-            await pilot.pause(0.02)
-        assert screen.mode == "feedback"
+        await wait_for(pilot, lambda: screen.mode == "feedback")
         (stored,) = app.store.session(row.id).attempts[0].followups
         assert stored["answer"] == FOLLOWUP_ANSWER and "draft" not in stored

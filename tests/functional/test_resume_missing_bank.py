@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import run_cli, wait_for
 from conftest import ROOT
 from fakes import BigramEmbedder
 from interviewer.bank import parse_bank
@@ -74,11 +74,7 @@ async def test_tui_resume_when_the_bank_is_gone_shows_setup_and_says_why(setting
                    grader=Grader(BigramEmbedder(), SCORER), settings=settings, store=store,
                    resume=row, clock=ManualClock())
     async with app.run_test() as pilot:
-        for _ in range(500):
-            if isinstance(app.screen, SetupScreen) and app._notifications:
-                break
-            await pilot.pause(0.02)
-        assert isinstance(app.screen, SetupScreen), type(app.screen)
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app._notifications)
         messages = [str(n.message) for n in app._notifications]
         assert any("gone-bank" in m and "no longer available" in m for m in messages), messages
 

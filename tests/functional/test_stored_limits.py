@@ -11,6 +11,7 @@ import pytest
 
 from conftest import ROOT
 from fakes import BigramEmbedder
+from helpers import wait_for
 from interviewer.calibration import Scorer
 from interviewer.grading import Grader
 
@@ -56,6 +57,7 @@ async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(s
     from interviewer.timer import ManualClock
     from interviewer.tui.app import make_app
     from interviewer.tui.screens.interview import InterviewScreen
+    from interviewer.tui.widgets import CountdownLabel
 
     _session_with_limits(settings.data_dir, float("inf"), None)
     store = Store.open(settings.data_dir)
@@ -64,13 +66,18 @@ async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(s
                    grader=Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")),
                    settings=settings, store=store, resume=store.interrupted()[0], clock=clock)
     async with app.run_test() as pilot:
-        for _ in range(500):
-            if isinstance(app.screen, InterviewScreen):
-                break
-            await pilot.pause(0.02)
-        assert isinstance(app.screen, InterviewScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, InterviewScreen))
         clock.advance(5)
-        await pilot.pause(1.2)  # past the screen's next tick
+        # the screen's own timers redraw the clock (every 0.25 s) and keep the time used
+        # (every second): both have run on the stored limit once the clock shows 5 s counted
+        # up and the store has them
+        label = app.screen.query_one(CountdownLabel)
+
+        def stored_time() -> float:
+            return app.store.session(app.recorder.session_id).attempts[0].time_used
+
+        await wait_for(pilot, lambda: str(label.content) == "⏱ 00:05" and stored_time() >= 5,
+                       timeout=30)
         app.screen.query_one(TextArea).insert("still typing")
         await pilot.pause()
         assert app.is_running and app.screen.query_one(TextArea).text == "still typing"
