@@ -119,10 +119,11 @@ def points_text(app) -> str:
 
 # ---------------------------------------------------------------- a session in a real store
 
-def stored_session(home, answers: tuple[str, ...] = ("混合精度训练（FP16/BF16）。",)):
+def stored_session(home, answers: tuple[str, ...] = ("混合精度训练（FP16/BF16）。",),
+                   times: tuple[float, ...] | None = None):
     """A finished session of ai-infra-zh in ``home``'s database, its first ``len(answers)``
-    questions answered and graded by the fake model, as the TUI would leave it: (session id,
-    the first question's text, its grade)."""
+    questions answered (in ``times`` seconds each, else none) and graded by the fake model,
+    as the TUI would leave it: (session id, the first question's text, its grade)."""
     from conftest import ROOT
     from fakes import BigramEmbedder
     from interviewer.bank import BankCatalog
@@ -142,7 +143,9 @@ def stored_session(home, answers: tuple[str, ...] = ("混合精度训练（FP16/
     grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
     for seq, text in enumerate(answers):
         attempt = interview.attempts[seq]
-        attempt.answer, attempt.time_used = text, 30.0 + seq
+        attempt.answer = text
+        if times:
+            attempt.time_used = times[seq]
         attempt.grade = grader.grade(interview.rubric, attempt.question.id, text)
         recorder.result(seq)
     recorder.finish()

@@ -241,7 +241,7 @@ def test_calibrate_bad_label_files(tmp_path: Path, line: str, fragment: str) -> 
 def _stored_session(home: Path) -> str:
     """A finished session with two graded answers (one with markup in it)."""
     return stored_session(home, ("混合精度训练（FP16/BF16）。<b>粗</b>",
-                                 "DeepSpeed是微软开发的分布式训练优化库。"))[0]
+                                 "DeepSpeed是微软开发的分布式训练优化库。"), times=(30.0, 31.0))[0]
 
 
 def test_history_lists_sessions_and_points(isolated_home: Path) -> None:

@@ -126,7 +126,7 @@ def test_parse_duration_rejects_non_finite(value) -> None:
 
 
 def test_flag_errors_blame_the_flag_and_file_errors_blame_the_file(isolated_home: Path) -> None:
-    from cli_run import run_cli
+    from helpers import run_cli
 
     code, _, err = run_cli("run", "--count", "-5")
     assert code == 2 and "--count" in err and "config.toml" not in err

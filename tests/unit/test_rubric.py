@@ -254,7 +254,7 @@ def test_a_nan_weight_never_reaches_a_batch_result(tmp_path: Path) -> None:
     """Before the check, .nan passed and the batch wrote "score": NaN, which is not JSON."""
     import json
 
-    from cli_run import run_cli
+    from helpers import run_cli
 
     rubric = tmp_path / "r.yaml"
     rubric.write_text("bank: t\nquestions:\n- id: q1\n  points:\n  - {id: a, text: 混合精度训练}\n"
