@@ -4,10 +4,13 @@ built with a fast fake model."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
+import os
 import subprocess
 import time
+from pathlib import Path
 
 from interviewer import cli
 
@@ -48,9 +51,27 @@ async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
     raise AssertionError("condition not reached in time")
 
 
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True,
-                          timeout=30).stdout
+# A tmux server of this test run's own: another run or a person using tmux on the machine
+# neither sees its sessions nor stops the server under them.
+TMUX_SOCKET = f"interviewer-tests-{os.getpid()}"
+
+
+def tmux(*args: str, check: bool = True) -> str:
+    if not _tmux_used:
+        _tmux_used.append(True)
+        atexit.register(_end_tmux)
+    return subprocess.run(["tmux", "-L", TMUX_SOCKET, *args], capture_output=True, text=True,
+                          check=check, timeout=30).stdout
+
+
+_tmux_used: list[bool] = []
+
+
+def _end_tmux() -> None:
+    """Stop the run's tmux server if a session outlived its test, and remove its socket."""
+    subprocess.run(["tmux", "-L", TMUX_SOCKET, "kill-server"], capture_output=True, timeout=30)
+    tmpdir = Path(os.environ.get("TMUX_TMPDIR") or "/tmp")
+    (tmpdir / f"tmux-{os.getuid()}" / TMUX_SOCKET).unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- the TUI with a fake model

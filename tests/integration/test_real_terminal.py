@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -64,7 +63,7 @@ def start(tmp_path: Path):
 
     yield _start
     for name in names:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        tmux("kill-session", "-t", name, check=False)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import subprocess
 import sys
 import time
 import uuid
@@ -38,7 +37,7 @@ def session(tmp_path: Path):
     tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30",
          f"env {env} {COMMAND} run --bank ai-infra-zh --count 1 --time-limit 5m; sleep 5")
     yield name
-    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+    tmux("kill-session", "-t", name, check=False)
 
 
 @pytest.mark.skipif(not COMMAND.exists(), reason="the console script is not installed")
