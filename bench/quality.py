@@ -33,6 +33,7 @@ from interviewer.grading.features import FEATURES  # noqa: E402
 from interviewer.grading.grade import CREDIT  # noqa: E402
 from interviewer.grading.grader import Grader, decide  # noqa: E402
 from interviewer.grading.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
+from interviewer.grading.evaluation import bootstrap_interval  # noqa: E402
 
 DEV_FILES = [ROOT / "bench" / "data" / name for name in
              ("labeled-dev.jsonl", "labeled-dev-spoken.jsonl", "labeled-dev-notes.jsonl")]
@@ -146,12 +147,6 @@ def credits(scorer: Scorer, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A scorer's probability for each point of an answer, and the credit of its verdict."""
     p = scorer.probability(rows)
     return p, np.array([CREDIT[scorer.verdict(x)] for x in p])
-
-
-def bootstrap_interval(values, resamples: int = 5000, seed: int = 0) -> tuple[float, float]:
-    """95% interval of the mean of ``values``, resampling them with replacement."""
-    means = np.random.default_rng(seed).choice(values, (resamples, len(values))).mean(axis=1)
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
 def mae_interval(scorers: list[Scorer], ev: Evidence) -> tuple[float, float]:

@@ -34,6 +34,8 @@ class Reply:
     trickle: float = 0.0  # plain body: one byte every this many seconds
     cut: bool = False  # streamed: stop after the content, no finish_reason, no [DONE]
     finish_reason: str = "stop"
+    hold: threading.Event | None = None  # streamed: after ``hold_after`` chunks, wait for it
+    hold_after: int = 0
 
 
 class ChatServer:
@@ -164,6 +166,8 @@ class ChatServer:
                         self.wfile.flush()
                         time.sleep(reply.ping_every)
                     for n, piece in enumerate(pieces):
+                        if reply.hold is not None and n == reply.hold_after:
+                            reply.hold.wait(timeout=60)  # the test has seen the part so far
                         self.wfile.write(chunk(({"role": "assistant"} if n == 0 else {})
                                                | {"content": piece}, None))
                         self.wfile.flush()

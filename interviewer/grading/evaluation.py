@@ -31,6 +31,13 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
+def bootstrap_interval(values: Sequence[float], resamples: int = 5000,
+                       seed: int = 0) -> tuple[float, float]:
+    """95% interval of the mean of ``values``, resampling them with replacement (seeded)."""
+    means = np.random.default_rng(seed).choice(values, (resamples, len(values))).mean(axis=1)
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
 def auc(scores: Sequence[float], positive: Sequence[bool]) -> float:
     """Probability that a random positive outranks a random negative (ties count half)."""
     s = np.asarray(scores, dtype=np.float64)
