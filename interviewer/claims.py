@@ -52,6 +52,7 @@ _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _SCOPE_EN = 4  # words after an English cue
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
+_PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
 _STOP_EN = frozenset(
     "a an the of to in on for and or is are be by with as at it its this that from into so "
@@ -104,8 +105,11 @@ def _polarity(text: str) -> _Polarity:
         while stop < len(lowered) and stop - start < _SCOPE_ZH and re.match(
                 f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]):
             stop += 1
+        while stop < len(lowered) and re.match(r"[a-z0-9]", lowered[stop]) and re.match(
+                r"[a-z0-9]", lowered[stop - 1]):
+            stop += 1  # a Latin word is read whole
         spans.append((start, stop))
-        scope = lowered[start:stop].lstrip(_AUX_ZH)
+        scope = lowered[start:stop].lstrip(_AUX_ZH).lstrip(_PREP_ZH + " ").lstrip(_AUX_ZH)
         cjk = _CJK_RUN.match(scope)
         if cjk:
             heads.add(cjk.group()[:2])
@@ -202,15 +206,20 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "less", "fewer",
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
+# one of a thing is fewer than "more" of it: "只用一个 KV 头" against "更多的 KV 头"
+_ONE = ("单个", "一个", "1个", "1 个", "a single", "only one", "just one")
 _DIRECTION = re.compile("|".join(
-    sorted((re.escape(w) if not w.isascii() else rf"\b{re.escape(w)}\b" for w in _UP + _DOWN),
-           key=len, reverse=True)))
+    sorted((re.escape(w) if not w.isascii() else rf"\b{re.escape(w)}\b"
+            for w in _UP + _DOWN + _ONE), key=len, reverse=True)).replace(
+    "一个", "(?<![每第某任同哪另])一个"))
 _WINDOW = 16  # characters either side of a direction word where its quantity is named
 
 
 # Chinese verbs name their quantity after them (减少显存); the others before (显存变大).
 _VERB_DIRECTIONS = frozenset(("增加", "增大", "提高", "提升", "扩大", "加大", "加快", "减少", "减小",
-                              "降低", "节省", "缩小", "减慢", "缩短", "降到"))
+                              "降低", "节省", "缩小", "减慢", "缩短", "降到", *_ONE))
+# comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
+_EITHER_SIDE = frozenset(("更多", "更少"))
 
 
 def _directions(text: str) -> list[tuple[int, set[str]]]:
@@ -219,11 +228,13 @@ def _directions(text: str) -> list[tuple[int, set[str]]]:
     out = []
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
-        sign = 1 if word in _UP else -1
+        sign = 1 if word in _UP else -1  # _DOWN and _ONE
         before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - _WINDOW):m.start()])[-1]
         after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + _WINDOW])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
+        elif word in _EITHER_SIDE:
+            near = before + " " + after
         else:
             near = after if word in _VERB_DIRECTIONS else before
         out.append((sign, _units(near)))
@@ -259,8 +270,9 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
      ("序列并行", "sequence parallel", "sp"), ("上下文并行", "context parallel", "cp")),
     (("fp64",), ("fp32",), ("fp16",), ("bf16",), ("fp8",), ("int32",), ("int16",), ("int8",),
      ("int4",), ("tf32",)),
-    (("线性", "linear", "linearly"), ("平方", "二次方", "quadratic", "quadratically"),
-     ("常数", "constant"), ("指数", "exponential", "exponentially"), ("对数", "logarithmic")),
+    (("线性", "linear", "linearly", "o(n)"),
+     ("平方", "二次方", "quadratic", "quadratically", "o(n^2)", "o(n²)", "o(n2)"),
+     ("常数", "constant", "o(1)"), ("指数", "exponential", "exponentially"), ("对数", "logarithmic")),
     (("优化器状态", "optimizer state"), ("梯度", "gradient"), ("激活", "activation"),
      ("参数", "权重", "parameter", "weight")),
     (("query", "查询向量"), ("key", "键向量"), ("value", "值向量")),
@@ -318,31 +330,122 @@ def _where(text: str, g: int, members: set[int]) -> list[tuple[int, int]]:
 
 
 def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
-    """The words right around a thing's name: what is said of it."""
-    lowered = text.lower()
+    """The words right around a thing's name: what is said of it (four characters of
+    Chinese, or two English words, either side)."""
+    lowered = text.lower()  # positions are those of the lowered text
     out: set[str] = set()
     for lo, hi in where:
-        out |= _units(lowered[max(0, lo - 4):lo]) | _units(lowered[hi:hi + 4])
+        before, after = lowered[max(0, lo - 20):lo], lowered[hi:hi + 20]
+        b, a = before.rstrip(), after.lstrip()
+        if b and CJK_RUN_START.match(b[-1]):
+            out |= _units(before[-4:])
+        else:
+            out |= _units(" ".join(w for w in b.split()[-3:] if w not in _STOP_EN))
+        if a and CJK_RUN_START.match(a[0]):
+            out |= _units(after[:4])
+        else:
+            out |= _units(" ".join(w for w in a.split()[:3] if w not in _STOP_EN))
     return out - {""}
 
 
+# "从 A 到 B", "from A to B", "A → B": what is claimed is where it ends, B
+_TRANSITION = (
+    re.compile(r"从([^，,；;。从]{1,24}?)(?=(?:下降|上升|降低|提升|增加|减少|缩小|扩大)?(?:到|至|为|成))"),
+    re.compile(r"\bfrom\b(.{1,30}?)(?=\b(?:to|into|down to|up to)\b)"),
+    re.compile(r"([^\s，,；;。]{1,24}\s*)(?=→|->|=>|⇒)"),
+)
+
+
+def _endpoints(lowered: str) -> tuple[str, bool]:
+    """The text with the starting state of every transition blanked out, and whether any
+    transition was found: "从 O(n^2) 降到 O(n)" claims O(n) only."""
+    found = False
+    for pattern in _TRANSITION:
+        def blank(m: re.Match[str]) -> str:
+            return m.group(0).replace(m.group(1), " " * len(m.group(1)))
+        lowered, n = pattern.subn(blank, lowered)
+        found = found or bool(n)
+    return lowered, found
+
+
 def swapped(point: str, span: str) -> tuple[str, str] | None:
-    """``(what the point names, what the span names instead)`` when they name different
-    members of one set of alternatives, in the same role ("谷歌开发的" for "微软开发的"),
-    and no member in common."""
-    ls = span.lower()
+    """``(what the point names, what the span names instead)`` when the span names a member
+    of one set of alternatives in the role the point gives another ("谷歌开发的" for "微软开发
+    的"), or replaces one member of those the point enumerates ("Q 和 K" for "K 和 V"). A
+    transition ("从 A 到 B") claims its end state, whatever the words around it."""
+    ls, transition = _endpoints(span.lower())
     for g, group in enumerate(ALTERNATIVES):
         mp = _point_members(point, g)
         if not mp:
             continue
         ms = _members(ls, g)
+        extra, missing = ms - mp, mp - ms
         # a list of several alternatives names them; it does not put one in another's place
-        if len(ms) != 1 or mp & ms:
+        if not extra or not missing or len(ms) > max(1, len(mp)):
             continue
-        (m,) = ms
-        if _role(point, _where(point, g, mp)) & _role(span, _where(span, g, ms)):
+        m = min(extra)
+        if transition and len(ms) == 1 and _units(_body(point).lower()) & _units(ls):
             return group[min(mp)][0], group[m][0]
+        if _role(point, _where(point, g, missing)) & _role(ls, _where(ls, g, extra)):
+            return group[min(missing)][0], group[m][0]
     return None
+
+
+# ---------------------------------------------------------------- only one of them
+
+_ONLY = re.compile(r"只有|只在|仅在|仅有|唯有|只|仅|\b(?:only|solely|exclusively)\b")
+_ENUM_GAP = re.compile(r"^\s*(?:和|与|及|以及|、|,|，|/|&|\band\b|\bor\b|或)\s*(?:the\s+)?$")
+
+
+def _things(lowered: str) -> list[tuple[int, int, str]]:
+    """``(start, end, key)`` of every glossary term and alternative the text names."""
+    from interviewer.glossary import glossary
+
+    out = []
+    for set_id, alias in glossary().named_sets(lowered):
+        for m in _loose_name(alias).finditer(lowered):
+            out.append((m.start(), m.end(), f"t{set_id}"))
+    for g in range(len(ALTERNATIVES)):
+        for i, pattern in enumerate(_MEMBER_PATTERNS[g]):
+            out += [(m.start(), m.end(), f"a{g}.{i}") for m in pattern.finditer(lowered)]
+    return sorted(out)
+
+
+@lru_cache(maxsize=4096)
+def _loose_name(alias: str) -> re.Pattern[str]:
+    chars = [re.escape(c) for c in squash(alias)]
+    edge = r"(?<![a-z0-9])" if alias.isascii() else ""
+    return re.compile(edge + r"[\s\-_./]*".join(chars) + (r"(?![a-z0-9])" if edge else ""))
+
+
+def _enumerated(lowered: str) -> list[set[str]]:
+    """Groups of things the text names side by side ("Encoder 和 Decoder", "the producer
+    and the consumer")."""
+    things = _things(lowered)
+    groups: list[set[str]] = []
+    for (_, end, a), (start, _, b) in zip(things, things[1:]):
+        if a != b and start >= end and _ENUM_GAP.match(lowered[end:start]):
+            if groups and a in groups[-1]:
+                groups[-1].add(b)
+            else:
+                groups.append({a, b})
+    return groups
+
+
+def narrowed(point: str, span: str) -> bool:
+    """The point says something of several things; the span says "only" one of them and
+    names none of the others: "只有 Decoder 使用…" against "Encoder 和 Decoder 都使用…"."""
+    lp, ls = point.lower(), span.lower()
+    groups = _point_enumerated(lp)
+    if not groups or not _ONLY.search(ls):
+        return False
+    named = {key for _, _, key in _things(ls)}
+    for m in _ONLY.finditer(ls):
+        after = [key for start, _, key in _things(ls) if 0 <= start - m.end() <= 6]
+        for group in groups:
+            if after and after[0] in group and not (group - {after[0]}) & named:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- numbers
@@ -381,10 +484,12 @@ _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
 _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
 _point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
 _point_members = lru_cache(maxsize=16384)(lambda point, g: _members(point.lower(), g))
+_point_enumerated = lru_cache(maxsize=4096)(lambda lowered: _enumerated(lowered))
 
 
 def contradiction(point: str, span: str) -> str | None:
-    """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``, ``number``),
+    """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
+    ``narrowed``, ``number``),
     or None. Brackets are read as part of the text they explain; a bare name claims nothing."""
     if is_bare(span):
         return None
@@ -394,6 +499,8 @@ def contradiction(point: str, span: str) -> str | None:
         return "reversed"
     if swapped(point, span):
         return "swapped"
+    if narrowed(point, span):
+        return "narrowed"
     if number_conflict(point, span):
         return "number"
     return None

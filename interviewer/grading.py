@@ -297,6 +297,7 @@ CONTRADICTION = {
     "negated": "contradicted: your answer denies this",
     "reversed": "contradicted: your answer says the opposite direction",
     "swapped": "contradicted: your answer names something else in its place",
+    "narrowed": "contradicted: your answer limits to one of them what holds for several",
     "number": "contradicted: your answer gives another number",
 }
 

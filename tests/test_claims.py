@@ -83,3 +83,50 @@ def test_a_compound_name_is_not_its_head() -> None:
     assert names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed是一个训练框架")
     assert not names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed-Chat 用来做 RLHF")
     assert not names_neighbour("DeepSpeed是微软开发的", "DeepSpeed是一个训练框架")
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # one member of the set the point enumerates replaced by another, in the same clause
+    ("ZeRO-2 切分优化器状态和梯度", "ZeRO-2 切分优化器状态和参数", "swapped"),
+    ("The cache keeps the key and the value of each past token",
+     "The cache keeps the query and the key of each past token", "swapped"),
+    # a point that denies something, affirmed by the answer
+    ("提速不是因为减少了计算量，而是因为减少了显存读写", "提速是因为减少了计算量", "negated"),
+    ("The speed-up comes not from fewer FLOPs but from less memory traffic",
+     "The speed-up comes from fewer FLOPs", "negated"),
+    # what the point says of several things, limited by the answer to one of them
+    ("Encoder 和 Decoder 都使用多头注意力", "只有 Decoder 使用多头注意力", "narrowed"),
+    ("Both the producer and the consumer need idempotence",
+     "Only the consumer needs idempotence", "narrowed"),
+    # a transition ends somewhere else than the point's state
+    ("显存占用仍然是 O(n^2)", "显存占用从 O(n^2) 降到了 O(n)", "swapped"),
+    ("Memory is still O(n^2) in sequence length", "Memory goes from O(n^2) to O(n)", "swapped"),
+    # one thing against more of them
+    ("GQA 比 MQA 用更多的 KV 头", "GQA 只用一个 KV 头", "reversed"),
+    ("MQA shares a single KV head across all query heads",
+     "MQA uses more KV heads than MHA", "reversed"),
+    # unable to do what the point says is done
+    ("Flink 可以从 checkpoint 恢复状态", "Flink 无法从 checkpoint 恢复状态", "negated"),
+    ("Spark can recompute a lost partition from its lineage",
+     "Spark cannot recompute a lost partition", "negated"),
+])
+def test_more_shapes_of_contradiction_are_seen(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the contrastive point said again, in the other order
+    ("提速不是因为减少了计算量，而是因为减少了显存读写", "提速靠的是减少显存读写，而不是减少计算量"),
+    ("The speed-up comes not from fewer FLOPs but from less memory traffic",
+     "It is faster because of less memory traffic, not because of fewer FLOPs"),
+    # both members, in another order
+    ("ZeRO-2 切分优化器状态和梯度", "ZeRO-2 把梯度和优化器状态都切开"),
+    # "only" about something the point does not enumerate
+    ("Encoder 和 Decoder 都使用多头注意力", "Encoder 和 Decoder 都用多头注意力，只有 Decoder 加了掩码"),
+    # the transition ends at the point's state
+    ("显存占用降到 O(n)", "显存占用从 O(n^2) 降到了 O(n)"),
+    # one of something, where the point says nothing about how many
+    ("MQA 让所有查询头共享 KV", "MQA 里所有查询头共享一个 KV 头"),
+])
+def test_restatements_of_these_shapes_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
