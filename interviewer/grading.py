@@ -28,6 +28,7 @@ from interviewer.features import (
     names_own_term,
 )
 from interviewer.grades import CREDIT, Grade, PointResult
+from interviewer.language import language_of
 from interviewer.rubric import Point, QuestionRubric, Rubric
 from interviewer.textseg import evidence_spans, sentence_of, split_sentences
 
@@ -53,6 +54,8 @@ class Evidence:
     unsupported: set[int] = field(default_factory=set)  # every close span contradicts these
     # each span's similarity to the question (what "restates the question" is read from)
     question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # each span: whether it is in the other language than the question
+    question_cross: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def point_texts(point: Point) -> list[str]:
@@ -154,7 +157,12 @@ class Grader:
             start += len(texts)
 
         to_question = span_vecs @ q_vec
-        restating = float(np.mean(to_question >= self.scorer.cutoff("parrot_similarity")))
+        # a span in the other language than the question restates it at a lower similarity
+        q_lang = language_of(question.question or question_profile(question))
+        cross = np.array([language_of(s) != q_lang for s in spans], dtype=bool)
+        parrot = np.where(cross, self.scorer.cutoff("parrot_similarity_cross"),
+                          self.scorer.cutoff("parrot_similarity"))
+        restating = float(np.mean(to_question >= parrot))
         prepared = AnswerText.of(answer)
 
         # the share of each point's terms in the answer: the best of its aliases
@@ -213,7 +221,7 @@ class Grader:
         sentences = split_sentences(answer)
         term_list = bool(sentences) and all(is_bare(s) for s in sentences)
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
-                        conflicts, term_list, unsupported, to_question)
+                        conflicts, term_list, unsupported, to_question, cross)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:
