@@ -38,8 +38,9 @@ _BRACKETS = re.compile(r"[（(][^（）()]*[)）]")
 # ---------------------------------------------------------------- negation
 
 # Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够])|没有|没|"
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够了到动])|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|而非|而不是|缺少|缺乏|缺失|丢失)")
+_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到|动)")
 # "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
@@ -109,12 +110,23 @@ def _polarity(text: str) -> _Polarity:
                 r"[a-z0-9]", lowered[stop - 1]):
             stop += 1  # a Latin word is read whole
         spans.append((start, stop))
-        scope = lowered[start:stop].lstrip(_AUX_ZH).lstrip(_PREP_ZH + " ").lstrip(_AUX_ZH)
+        scope = lowered[start:stop].lstrip(_AUX_ZH)
+        if scope[:1] in _PREP_ZH:
+            # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
+            # after the preposition, not its first word
+            phrase = sorted(_units(scope.lstrip(_PREP_ZH + " ")) - set(_PREP_ZH))
+            if phrase:
+                heads.add(" ".join(phrase))
+            continue
         cjk = _CJK_RUN.match(scope)
         if cjk:
             heads.add(cjk.group()[:2])
         else:
             heads |= {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
+    for m in _CANNOT_ZH.finditer(lowered):  # "触发不了" denies 触发
+        if not _CONDITION.search(lowered[:m.start()]):
+            spans.append((m.start(1), m.end(1)))
+            heads.add(m.group(1))
     for m in _NEG_EN.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue
@@ -168,7 +180,8 @@ def _denies_name(point: str, span: str) -> bool:
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？]", span):
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
-        if not _DENIAL.search(lowered):
+        denial = _DENIAL.search(lowered)
+        if not denial or _CONDITION.search(lowered[:denial.start()]):
             continue
         have = _units(lowered)
         for name in names:
@@ -178,10 +191,36 @@ def _denies_name(point: str, span: str) -> bool:
     return False
 
 
+_LABEL_DENIAL = re.compile(r"(?:不存在|不需要|不用|没有|没|无需|并不存在)\s*(.{1,12})|"
+                           r"\b(?:no|never|not)\b\s+(?:any\s+|a\s+|an\s+)?(.{1,30})")
+
+
+def _denies_label(label: str, span: str) -> bool:
+    """A denial right before the point's topic: "不存在流水线气泡", "there is no bubble"."""
+    name = squash(label)
+    if not name:
+        return False
+    for clause in re.split(r"[，,；;。.!?！？]", span.lower()):
+        for m in _LABEL_DENIAL.finditer(clause):
+            if not _CONDITION.search(clause[:m.start()]) and squash(
+                    m.group(1) or m.group(2)).startswith(name):
+                return True
+    return False
+
+
+def _label(point: str) -> str | None:
+    """The topic label of a point written "label：claim" ("负载均衡：避免…")."""
+    body = _body(point)
+    return point[:len(point) - len(body)].rstrip("：: ") if body != point else None
+
+
 def negation_conflict(point: str, span: str) -> bool:
     """One side denies what the other asserts, on shared terms."""
     if _point_is_bare(point):
         return _denies_name(point, span)
+    label = _label(point)
+    if label and is_bare(label) and _denies_label(label, span):
+        return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
     p, s = _point_polarity(point), _polarity(span)
     if s.has_negation:
         # the span denies the point's own terms, which the point asserts
@@ -275,7 +314,7 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
      ("常数", "constant", "o(1)"), ("指数", "exponential", "exponentially"), ("对数", "logarithmic")),
     (("优化器状态", "optimizer state"), ("梯度", "gradient"), ("激活", "activation"),
      ("参数", "权重", "parameter", "weight")),
-    (("query", "查询向量"), ("key", "键向量"), ("value", "值向量")),
+    (("query", "查询向量", "q"), ("key", "键向量", "k"), ("value", "值向量", "v")),
     (("注意力", "attention"), ("前馈", "ffn", "mlp")),
     (("prefill", "预填充"), ("decode", "解码")),
     (("计算密集", "compute-bound", "compute bound"), ("访存密集", "带宽受限", "memory-bound",
@@ -330,21 +369,21 @@ def _where(text: str, g: int, members: set[int]) -> list[tuple[int, int]]:
 
 
 def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
-    """The words right around a thing's name: what is said of it (four characters of
-    Chinese, or two English words, either side)."""
+    """The words right around a thing's name: what is said of it (four characters, or up to
+    three English words when English stands next to the name)."""
     lowered = text.lower()  # positions are those of the lowered text
     out: set[str] = set()
     for lo, hi in where:
-        before, after = lowered[max(0, lo - 20):lo], lowered[hi:hi + 20]
-        b, a = before.rstrip(), after.lstrip()
-        if b and CJK_RUN_START.match(b[-1]):
-            out |= _units(before[-4:])
+        before = re.split(r"[^a-z0-9\s\-']", lowered[max(0, lo - 24):lo])[-1]
+        after = re.split(r"[^a-z0-9\s\-']", lowered[hi:hi + 24])[0]
+        if before.strip():
+            out |= _units(" ".join([w for w in before.split() if w not in _STOP_EN][-3:]))
         else:
-            out |= _units(" ".join(w for w in b.split()[-3:] if w not in _STOP_EN))
-        if a and CJK_RUN_START.match(a[0]):
-            out |= _units(after[:4])
+            out |= _units(lowered[max(0, lo - 4):lo])
+        if after.strip():
+            out |= _units(" ".join([w for w in after.split() if w not in _STOP_EN][:3]))
         else:
-            out |= _units(" ".join(w for w in a.split()[:3] if w not in _STOP_EN))
+            out |= _units(lowered[hi:hi + 4])
     return out - {""}
 
 
@@ -432,12 +471,35 @@ def _enumerated(lowered: str) -> list[set[str]]:
     return groups
 
 
+_ALL = re.compile(r"所有|全部|每一?个|\b(?:all|every|each)\b")
+
+
+def _all_of_only(lp: str, ls: str) -> bool:
+    """The point says "所有/all X"; the span says "只/only" of the same X, without "所有/all"."""
+    if _ALL.search(ls):
+        return False
+    for m in _ALL.finditer(lp):
+        tail = lp[m.end():m.end() + 12]
+        noun = _units(" ".join(tail.split()[:2])) if m.group().isascii() else _units(tail[:4])
+        for o in _ONLY.finditer(ls):
+            near = (" ".join(ls[o.end():].split()[:4]) if o.group().isascii()
+                    else ls[o.end():o.end() + 16])
+            if noun & _units(near):
+                return True
+    return False
+
+
 def narrowed(point: str, span: str) -> bool:
-    """The point says something of several things; the span says "only" one of them and
-    names none of the others: "只有 Decoder 使用…" against "Encoder 和 Decoder 都使用…"."""
+    """The point says something of several things (or of all of them); the span says "only"
+    one of them and names none of the others: "只有 Decoder 使用…" against "Encoder 和
+    Decoder 都使用…", "只把最后一层…" against "所有层…"."""
     lp, ls = point.lower(), span.lower()
+    if not _ONLY.search(ls):
+        return False
+    if _all_of_only(lp, ls):
+        return True
     groups = _point_enumerated(lp)
-    if not groups or not _ONLY.search(ls):
+    if not groups:
         return False
     named = {key for _, _, key in _things(ls)}
     for m in _ONLY.finditer(ls):

@@ -130,3 +130,35 @@ def test_more_shapes_of_contradiction_are_seen(point: str, span: str, kind: str)
 ])
 def test_restatements_of_these_shapes_are_not_contradictions(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "由 X 触发" names who may not trigger it; saying X cannot trigger it agrees
+    ("权限只能由管理员授予，不能由普通用户触发", "普通用户触发不了授权，只有管理员可以授予"),
+    # a stage a thing includes is not put in its place
+    ("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed-Chat 做 RLHF，SFT、奖励模型、PPO 三步都包了"),
+])
+def test_agreement_in_other_constructions_is_not_a_contradiction(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # single-letter names of the attention inputs
+    ("缓存 K 和 V，每层各一份", "缓存的是 Q 和 K", "swapped"),
+    # all of them against only some of them
+    ("推理时所有层的缓存都要留在显存里", "推理时只需要把最后一层的缓存留在显存里", "narrowed"),
+    ("Every replica must acknowledge the write", "Only the leader replica must acknowledge the write",
+     "narrowed"),
+    # the topic a point is labeled with, denied
+    ("流水线气泡：用 1F1B 调度让各阶段尽早开工", "这种方案根本不存在流水线气泡", "negated"),
+])
+def test_enumerations_and_labels_are_read(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("流水线气泡：用 1F1B 调度让各阶段尽早开工", "如果不用 1F1B，流水线气泡会很大"),
+    ("推理时所有层的缓存都要留在显存里", "所有层的缓存都在显存里，只是长序列时占得多"),
+])
+def test_conditions_and_asides_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
