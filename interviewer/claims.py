@@ -259,6 +259,7 @@ _VERB_DIRECTIONS = frozenset(("增加", "增大", "提高", "提升", "扩大", 
                               "降低", "节省", "缩小", "减慢", "缩短", "降到", *_ONE))
 # comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
 _EITHER_SIDE = frozenset(("更多", "更少"))
+_MORE = frozenset(("更多", "增多", "变多", "more"))
 
 
 def _directions(text: str) -> list[tuple[int, set[str]]]:
@@ -268,26 +269,42 @@ def _directions(text: str) -> list[tuple[int, set[str]]]:
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
-        before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - _WINDOW):m.start()])[-1]
-        after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + _WINDOW])[0]
+        reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
+        before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - reach):m.start()])[-1]
+        after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + reach])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
         elif word in _EITHER_SIDE:
             near = before + " " + after
         else:
             near = after if word in _VERB_DIRECTIONS else before
-        out.append((sign, _units(near)))
+        # "一个" is a count: it only meets "更多/more" of the same thing
+        sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
+        out.append((sign, _units(near) | _terms(near)))
     return out
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """The glossary sets a short text names, as units that meet across languages ("显存占用"
+    and "memory usage" are one term)."""
+    from interviewer.glossary import glossary
+
+    return frozenset(f"t:{set_id}" for set_id, _ in glossary().named_sets(text))
 
 
 def direction_conflict(point: str, span: str) -> bool:
     """The span moves one of the point's quantities the other way, and never the point's way."""
-    pd, sd = _point_directions(point), _directions(span)
+    pd, sd = _point_directions(point), _span_directions(span)
     if not pd or not sd:
         return False
     for p_sign, p_near in pd:
-        same = [s_near for s_sign, s_near in sd if s_sign == p_sign]
-        opposite = [s_near for s_sign, s_near in sd if s_sign != p_sign]
+        if any(q * p_sign < 0 and p_near & q_near for q, q_near in pd):
+            continue  # the point moves it both ways ("更大的窗口保留更早的轮次")
+        same = [s_near for s_sign, s_near in sd if s_sign * p_sign > 0]
+        # a count (一个, a single) is opposed only by "更多/more", and the other way round
+        opposite = [s_near for s_sign, s_near in sd if s_sign * p_sign < 0
+                    and {abs(s_sign), abs(p_sign)} != {1, 2}]
         if any(p_near & near for near in same):
             continue
         if any(p_near & near for near in opposite):
@@ -544,6 +561,7 @@ def number_conflict(point: str, span: str) -> bool:
 _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
 _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
 _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
+_span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 _point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
 _point_members = lru_cache(maxsize=16384)(lambda point, g: _members(point.lower(), g))
 _point_enumerated = lru_cache(maxsize=4096)(lambda lowered: _enumerated(lowered))

@@ -162,3 +162,26 @@ def test_enumerations_and_labels_are_read(point: str, span: str, kind: str) -> N
 ])
 def test_conditions_and_asides_are_not_contradictions(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the same quantity moved the other way, named in the other language
+    ("量化可以降低显存占用", "Quantization increases memory usage", "reversed"),
+    ("Gradient checkpointing reduces activation memory", "梯度检查点会增加激活显存", "reversed"),
+])
+def test_directions_are_compared_across_languages(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_direction_on_another_quantity_across_languages_is_not_a_contradiction() -> None:
+    assert contradiction("量化可以降低显存占用", "Quantization increases throughput") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "一个" counts nothing here: it is an article
+    ("用一个更小、更快的模型先做粗排", "A smaller and faster model does the first ranking pass"),
+    # a point that moves a quantity both ways is not read for direction
+    ("更大的缓冲区能保存更早的消息", "A bigger buffer keeps the messages from earlier on"),
+])
+def test_articles_and_two_way_points_are_not_reversals(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
