@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from interviewer.glossary import squash
-from interviewer.language import CJK_CHARS
+from interviewer.language import CJK_CHARS, language_of
 
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 CJK_RUN_START = re.compile(f"[{CJK_CHARS}]")
@@ -38,9 +38,9 @@ _BRACKETS = re.compile(r"[（(][^（）()]*[)）]")
 # ---------------------------------------------------------------- negation
 
 # Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够了到动])|没有|没|"
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够了到])|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|而非|而不是|缺少|缺乏|缺失|丢失)")
-_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到|动)")
+_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
 # "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
@@ -92,12 +92,17 @@ class _Polarity:
     heads: set[str]  # the first content unit of each scope: what is denied
     asserted: set[str]  # units outside every scope
     has_negation: bool
+    # the same in glossary terms, which meet across languages
+    head_terms: tuple[frozenset[str], ...] = ()
+    negated_terms: frozenset[str] = frozenset()
+    asserted_terms: frozenset[str] = frozenset()
 
 
 def _polarity(text: str) -> _Polarity:
     lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
     spans: list[tuple[int, int]] = []
     heads: set[str] = set()
+    head_texts: list[str] = []
     for m in _NEG_ZH.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue
@@ -111,6 +116,7 @@ def _polarity(text: str) -> _Polarity:
             stop += 1  # a Latin word is read whole
         spans.append((start, stop))
         scope = lowered[start:stop].lstrip(_AUX_ZH)
+        head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
         if scope[:1] in _PREP_ZH:
             # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
             # after the preposition, not its first word
@@ -134,6 +140,7 @@ def _polarity(text: str) -> _Polarity:
         if words:
             spans.append((m.end(), m.end() + words[-1].end()))
             content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]
+            head_texts.append(" ".join(w.group() for w in words[:3]))
             if content:
                 # what is denied: the first content words together ("avoid gradient
                 # underflow" denies an underflow, not gradients)
@@ -146,7 +153,10 @@ def _polarity(text: str) -> _Polarity:
         kept.append(lowered[last:max(last, lo)])
         last = max(last, hi)
     kept.append(lowered[last:])
-    return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans))
+    return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
+                     tuple(t for t in map(_terms, head_texts) if t),
+                     frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
+                     _terms(" ".join(kept)))
 
 
 def _minus(heads: set[str], units: set[str]) -> set[str]:
@@ -200,10 +210,15 @@ def _denies_label(label: str, span: str) -> bool:
     name = squash(label)
     if not name:
         return False
+    terms = _terms(label)
     for clause in re.split(r"[，,；;。.!?！？]", span.lower()):
         for m in _LABEL_DENIAL.finditer(clause):
-            if not _CONDITION.search(clause[:m.start()]) and squash(
-                    m.group(1) or m.group(2)).startswith(name):
+            if _CONDITION.search(clause[:m.start()]):
+                continue
+            denied = m.group(1) or m.group(2)
+            # the label itself, or its glossary term in any language, right after the denial
+            head = " ".join(denied.split()[:3]) if m.group(2) else denied[:6]
+            if squash(denied).startswith(name) or (terms and terms <= _terms(head)):
                 return True
     return False
 
@@ -231,6 +246,14 @@ def negation_conflict(point: str, span: str) -> bool:
         # the point denies something the span asserts without a negation of its own
         if _within(_minus(p.heads, s.negated), s.asserted):
             return True
+    if language_of(point) != language_of(span):
+        # across languages only glossary terms meet: the term right after a denial, which
+        # the other side states with no denial anywhere (word order differs: "the
+        # parameters are not updated" denies what comes before the cue)
+        for mine, other in ((s, p), (p, s)):
+            if not other.has_negation and any(t <= other.asserted_terms
+                                              for t in mine.head_terms):
+                return True
     return False
 
 
@@ -441,6 +464,10 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
             continue
         m = min(extra)
         if transition and len(ms) == 1 and _units(_body(point).lower()) & _units(ls):
+            return group[min(mp)][0], group[m][0]
+        label = _label(point)
+        if label and len(ms) == 1 and _members(label.lower(), g) == mp:
+            # "Decode：一次一个 token" is about decode; the span says it of prefill
             return group[min(mp)][0], group[m][0]
         if _role(point, _where(point, g, missing)) & _role(ls, _where(ls, g, extra)):
             return group[min(missing)][0], group[m][0]

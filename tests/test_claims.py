@@ -185,3 +185,37 @@ def test_a_direction_on_another_quantity_across_languages_is_not_a_contradiction
 ])
 def test_articles_and_two_way_points_are_not_reversals(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the point's subject is its label; the span says the same of another member
+    ("Prefill：一次处理整个 prompt，计算密集", "Decode 一次处理整个 prompt", "swapped"),
+    ("Decode: one token per step, bound by memory bandwidth",
+     "Prefill 每步只出一个 token，受显存带宽限制", "swapped"),
+    # the label denied in the other language
+    ("负载均衡：用辅助损失让 token 分散到各个专家", "There is no load balancing issue at all", "negated"),
+])
+def test_labels_are_read_across_languages(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_both_members_named_is_not_a_swap_of_the_label() -> None:
+    assert contradiction("Prefill：一次处理整个 prompt，计算密集",
+                         "Prefill 一次处理整个 prompt，decode 一次一个 token") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("PP：按层切分，相邻阶段之间传递激活值", "Pipeline parallelism never sends activations between stages"),
+    ("Tensor parallelism needs an all-reduce after each layer", "张量并行不需要全归约"),
+])
+def test_a_denied_term_is_seen_across_languages(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
+
+
+def test_a_denial_of_another_term_across_languages_is_not_a_contradiction() -> None:
+    assert contradiction("PP：按层切分，相邻阶段之间传递激活值",
+                         "Pipeline parallelism splits layers, no all-reduce of activations needed") is None
+
+
+def test_a_denial_in_both_languages_is_agreement() -> None:
+    assert contradiction("缓存先攒着，不立即写入磁盘", "the cache is filled first and the disk is not written yet") is None
