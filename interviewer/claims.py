@@ -268,6 +268,8 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "less", "fewer",
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
+_UP += ("更好", "变好", "改善", "better", "improves", "improved")
+_DOWN += ("变差", "更差", "恶化", "略降", "下滑", "worse", "degrades", "degraded")
 # one of a thing is fewer than "more" of it: "只用一个 KV 头" against "更多的 KV 头"
 _ONE = ("单个", "一个", "1个", "1 个", "a single", "only one", "just one")
 _DIRECTION = re.compile("|".join(
@@ -382,6 +384,9 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("mha", "多头注意力"), ("mqa", "多查询注意力"), ("gqa", "分组查询注意力"), ("mla",)),
     (("sft", "监督微调"), ("rlhf",), ("dpo",), ("预训练", "pretraining", "pre-training")),
     (("cpu",), ("gpu",)),
+    (("下溢", "underflow"), ("上溢", "overflow")),
+    (("zero-1", "zero1", "zero stage 1"), ("zero-2", "zero2", "zero stage 2"),
+     ("zero-3", "zero3", "zero stage 3")),
 )
 _SHORT_ALIAS = 4
 
@@ -435,6 +440,9 @@ _TRANSITION = (
 )
 
 
+_STILL = re.compile(r"仍然|仍是|仍旧|依然|依旧|还是|\b(?:still|remains?|stays?)\b")
+
+
 def _endpoints(lowered: str) -> tuple[str, bool]:
     """The text with the starting state of every transition blanked out, and whether any
     transition was found: "从 O(n^2) 降到 O(n)" claims O(n) only."""
@@ -453,8 +461,14 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
     的"), or replaces one member of those the point enumerates ("Q 和 K" for "K 和 V"). A
     transition ("从 A 到 B") claims its end state, whatever the words around it."""
     ls, transition = _endpoints(span.lower())
+    lp, point_transition = _point_endpoints(point)
+    # against a point "从 A 到 B", an answer that names A is wrong only if A stays
+    still = point_transition and bool(_STILL.search(ls))
+    if point_transition and not still:
+        lp = point.lower()
+    transition = transition or still
     for g, group in enumerate(ALTERNATIVES):
-        mp = _point_members(point, g)
+        mp = _point_members(lp, g)
         if not mp:
             continue
         ms = _members(ls, g)
@@ -491,7 +505,12 @@ def _things(lowered: str) -> list[tuple[int, int, str]]:
     for g in range(len(ALTERNATIVES)):
         for i, pattern in enumerate(_MEMBER_PATTERNS[g]):
             out += [(m.start(), m.end(), f"a{g}.{i}") for m in pattern.finditer(lowered)]
-    return sorted(out)
+    # one key per place: the glossary's when it has the name ("leader" is in both)
+    best: dict[tuple[int, int], str] = {}
+    for start, end, key in out:
+        if (start, end) not in best or key.startswith("t") and best[(start, end)][0] != "t":
+            best[(start, end)] = key
+    return sorted((start, end, key) for (start, end), key in best.items())
 
 
 @lru_cache(maxsize=4096)
@@ -576,7 +595,10 @@ def numbers(text: str) -> set[tuple[float, str]]:
 
 def number_conflict(point: str, span: str) -> bool:
     """Both give a number in the same unit, and the span never gives the point's."""
-    pn, sn = _point_numbers(point), numbers(span)
+    lp, point_transition = _point_endpoints(point)
+    if point_transition and not _STILL.search(span.lower()):
+        lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
+    pn, sn = _point_numbers(lp), numbers(_endpoints(span.lower())[0])
     if not pn or not sn or pn & sn:
         return False
     return bool({u for _, u in pn} & {u for _, u in sn})
@@ -591,6 +613,7 @@ _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
 _span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 _point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
 _point_members = lru_cache(maxsize=16384)(lambda point, g: _members(point.lower(), g))
+_point_endpoints = lru_cache(maxsize=4096)(lambda point: _endpoints(point.lower()))
 _point_enumerated = lru_cache(maxsize=4096)(lambda lowered: _enumerated(lowered))
 
 
@@ -608,6 +631,8 @@ def contradiction(point: str, span: str) -> str | None:
         return "swapped"
     if narrowed(point, span):
         return "narrowed"
+    if narrowed(span, point):
+        return "widened"
     if number_conflict(point, span):
         return "number"
     return None

@@ -306,6 +306,7 @@ CONTRADICTION = {
     "reversed": "contradicted: your answer says the opposite direction",
     "swapped": "contradicted: your answer names something else in its place",
     "narrowed": "contradicted: your answer limits to one of them what holds for several",
+    "widened": "contradicted: your answer says of several what holds for only one",
     "number": "contradicted: your answer gives another number",
 }
 

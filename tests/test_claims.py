@@ -219,3 +219,32 @@ def test_a_denial_of_another_term_across_languages_is_not_a_contradiction() -> N
 
 def test_a_denial_in_both_languages_is_agreement() -> None:
     assert contradiction("缓存先攒着，不立即写入磁盘", "the cache is filled first and the disk is not written yet") is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the point says "only one"; the answer says it of several
+    ("只有 leader 副本处理读写请求", "leader 和 follower 都处理读写请求", "widened"),
+    ("Only the driver holds the DAG", "The driver and the executors both hold the DAG", "widened"),
+    # the point's own transition, and an answer that stays at its start
+    ("延迟：200ms → 20ms", "延迟仍然是 200ms", "number"),
+    ("计算复杂度：O(n^2) → O(n)", "计算复杂度仍然是 O(n^2)", "swapped"),
+    # better against worse
+    ("尾延迟更好", "尾延迟会变差", "reversed"),
+    # underflow against overflow
+    ("FP16 的梯度容易下溢", "FP16 的梯度容易上溢", "swapped"),
+    # another stage of the same technique
+    ("ZeRO-2：切分梯度", "ZeRO-3 才切分梯度", "swapped"),
+    # the point's subject named, and another member of the point's set said of it
+    ("TP：每层之后做 all-reduce", "张量并行每层之后用 all-to-all 交换", "swapped"),
+])
+def test_further_shapes(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("只有 leader 副本处理读写请求", "leader 处理读写请求，follower 只同步数据"),
+    ("延迟：200ms → 20ms", "延迟从 200ms 降到了 20ms"),
+    ("ZeRO-2：切分梯度", "ZeRO-2 在 ZeRO-1 的基础上再切分梯度"),
+])
+def test_further_agreements(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
