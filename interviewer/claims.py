@@ -419,8 +419,8 @@ def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
     lowered = text.lower()  # positions are those of the lowered text
     out: set[str] = set()
     for lo, hi in where:
-        before = re.split(r"[^a-z0-9\s\-']", lowered[max(0, lo - 24):lo])[-1]
-        after = re.split(r"[^a-z0-9\s\-']", lowered[hi:hi + 24])[0]
+        before = re.split(r"[^a-z0-9\s\-'+/]", lowered[max(0, lo - 24):lo])[-1]
+        after = re.split(r"[^a-z0-9\s\-'+/]", lowered[hi:hi + 24])[0]
         if before.strip():
             out |= _units(" ".join([w for w in before.split() if w not in _STOP_EN][-3:]))
         else:

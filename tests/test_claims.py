@@ -248,3 +248,8 @@ def test_further_shapes(point: str, span: str, kind: str) -> None:
 ])
 def test_further_agreements(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+def test_members_joined_by_plus_signs_are_read_in_their_role() -> None:
+    assert contradiction("常见组合：DP + TP + PP", "常见组合是 DP+EP+SP") == "swapped"
+    assert contradiction("常见组合：DP + TP + PP", "常见组合是 TP+DP+PP") is None
