@@ -711,3 +711,40 @@ def is_bare(span: str) -> bool:
     if not squash(span):
         return True
     return all(_bare_item(item) for item in _ITEM_SEP.split(span))
+
+
+_LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?!\d)")
+_EXPLAINS = re.compile(r"[：:→=]|->")  # "DP：复制模型" says what DP is
+_MAX_LISTED_CJK = 8  # a noun phrase, a little longer than a bare name
+_MAX_LISTED_WORDS = 5
+MIN_LIST_ITEMS = 4
+LISTED_SHARE = 0.8
+
+
+# an item that starts with one of these is advice ("use bf16", "try FSDP"), not a name
+_IMPERATIVE_EN = frozenset(
+    "use try add enable disable turn set lower raise reduce increase decrease switch make get "
+    "call check move keep split shard cache avoid run apply replace cut put overlap fuse "
+    "profile measure tune pin prefetch compile quantize offload".split())
+
+
+def _listed(item: str) -> bool:
+    if _EXPLAINS.search(item):
+        return False
+    plain = _BRACKETS.sub("", item)
+    cjk = "".join(_CJK_RUN.findall(plain))
+    words = [w for w in _WORD.findall(plain.lower()) if w not in ("a", "an", "the")]
+    if cjk:
+        return len(cjk) <= _MAX_LISTED_CJK and len(words) <= 3 and not _PREDICATE_ZH.search(cjk)
+    return (len(words) <= _MAX_LISTED_WORDS and not set(words) & _VERB_EN
+            and not set(words[:2]) & _IMPERATIVE_EN)
+
+
+def is_term_list(answer: str) -> bool:
+    """An answer that is a list of short noun phrases ("连续显存预分配、块表映射、prefix 共享",
+    "trade memory for time, two copies per layer, …"): at least four items, four in five of
+    them short and without a predicate. Names a lot, states nothing."""
+    items = [i for i in _LIST_SEP.split(answer) if squash(i)]
+    if len(items) < MIN_LIST_ITEMS:
+        return False
+    return sum(map(_listed, items)) >= LISTED_SHARE * len(items)

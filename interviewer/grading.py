@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from interviewer.calibration import Scorer, scorer_for
-from interviewer.claims import contradiction, is_bare, names_neighbour, topic_core
+from interviewer.claims import contradiction, is_bare, is_term_list, names_neighbour, topic_core
 from interviewer.embedding import CachingEmbedder, Embedder
 from interviewer.features import (
     FEATURES,
@@ -219,7 +219,8 @@ class Grader:
             best_sims.append(float(sims[i, j]))
             conflicts.append(conflict)
         sentences = split_sentences(answer)
-        term_list = bool(sentences) and all(is_bare(s) for s in sentences)
+        term_list = bool(sentences) and (all(is_bare(s) for s in sentences)
+                                         or is_term_list(answer))
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
                         conflicts, term_list, unsupported, to_question, cross)
 

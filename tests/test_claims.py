@@ -253,3 +253,27 @@ def test_further_agreements(point: str, span: str) -> None:
 def test_members_joined_by_plus_signs_are_read_in_their_role() -> None:
     assert contradiction("常见组合：DP + TP + PP", "常见组合是 DP+EP+SP") == "swapped"
     assert contradiction("常见组合：DP + TP + PP", "常见组合是 TP+DP+PP") is None
+
+
+@pytest.mark.parametrize(("answer", "listed"), [
+    # lists of short noun phrases, some longer than a bare name
+    ("梯度累积、连续显存预分配、通信计算重叠、算子融合、混合精度", True),
+    ("prefix caching, trade latency for throughput, two copies per layer, memory bottleneck", True),
+    ("分块计算、在线 softmax、重计算、IO 感知", True),
+    # statements, even short ones, and notes that say what each item does
+    ("梯度累积省显存，算子融合减少访存，混合精度提速", False),
+    ("DP：复制模型切数据；TP：切层内矩阵；PP：按层切分", False),
+    ("It caches keys and values, so decoding skips recomputation.", False),
+    ("显存不够，先开重计算", False),
+])
+def test_term_lists_are_told_from_statements(answer: str, listed: bool) -> None:
+    from interviewer.claims import is_term_list
+
+    assert is_term_list(answer) is listed
+
+
+def test_advice_written_as_a_list_is_not_a_term_list() -> None:
+    from interviewer.claims import is_term_list
+
+    assert not is_term_list("activation checkpointing, smaller micro-batches, use fp16, "
+                            "try ZeRO-3, also check the dataloader")
