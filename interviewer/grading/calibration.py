@@ -28,6 +28,9 @@ SHIPPED = SHIPPED_CALIBRATION
 # tuned for the default model and are what a model without its own uses.
 DEFAULT_CUTOFFS = {
     "parrot_similarity": 0.8,  # a span this close to the question is the question said again
+    # ... when the span is in the other language than the question (cross-lingual
+    # similarities run lower; fitted like the one above, on the dev files' cross-lingual spans)
+    "parrot_similarity_cross": 0.5,
     "off_topic_margin": -0.05,  # the answer this much closer to another question: off topic
 }
 

@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS
+from interviewer.content.language import language_of
 
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 CJK_RUN_START = re.compile(f"[{CJK_CHARS}]")
@@ -38,8 +39,9 @@ _BRACKETS = re.compile(r"[（(][^（）()]*[)）]")
 # ---------------------------------------------------------------- negation
 
 # Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够])|没有|没|"
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够了到])|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|而非|而不是|缺少|缺乏|缺失|丢失)")
+_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
 # "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
@@ -52,6 +54,7 @@ _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _SCOPE_EN = 4  # words after an English cue
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
+_PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
 _STOP_EN = frozenset(
     "a an the of to in on for and or is are be by with as at it its this that from into so "
@@ -90,12 +93,17 @@ class _Polarity:
     heads: set[str]  # the first content unit of each scope: what is denied
     asserted: set[str]  # units outside every scope
     has_negation: bool
+    # the same in glossary terms, which meet across languages
+    head_terms: tuple[frozenset[str], ...] = ()
+    negated_terms: frozenset[str] = frozenset()
+    asserted_terms: frozenset[str] = frozenset()
 
 
 def _polarity(text: str) -> _Polarity:
     lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
     spans: list[tuple[int, int]] = []
     heads: set[str] = set()
+    head_texts: list[str] = []
     for m in _NEG_ZH.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue
@@ -104,13 +112,28 @@ def _polarity(text: str) -> _Polarity:
         while stop < len(lowered) and stop - start < _SCOPE_ZH and re.match(
                 f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]):
             stop += 1
+        while stop < len(lowered) and re.match(r"[a-z0-9]", lowered[stop]) and re.match(
+                r"[a-z0-9]", lowered[stop - 1]):
+            stop += 1  # a Latin word is read whole
         spans.append((start, stop))
         scope = lowered[start:stop].lstrip(_AUX_ZH)
+        head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
+        if scope[:1] in _PREP_ZH:
+            # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
+            # after the preposition, not its first word
+            phrase = sorted(_units(scope.lstrip(_PREP_ZH + " ")) - set(_PREP_ZH))
+            if phrase:
+                heads.add(" ".join(phrase))
+            continue
         cjk = _CJK_RUN.match(scope)
         if cjk:
             heads.add(cjk.group()[:2])
         else:
             heads |= {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
+    for m in _CANNOT_ZH.finditer(lowered):  # "触发不了" denies 触发
+        if not _CONDITION.search(lowered[:m.start()]):
+            spans.append((m.start(1), m.end(1)))
+            heads.add(m.group(1))
     for m in _NEG_EN.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue
@@ -118,6 +141,7 @@ def _polarity(text: str) -> _Polarity:
         if words:
             spans.append((m.end(), m.end() + words[-1].end()))
             content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]
+            head_texts.append(" ".join(w.group() for w in words[:3]))
             if content:
                 # what is denied: the first content words together ("avoid gradient
                 # underflow" denies an underflow, not gradients)
@@ -130,7 +154,10 @@ def _polarity(text: str) -> _Polarity:
         kept.append(lowered[last:max(last, lo)])
         last = max(last, hi)
     kept.append(lowered[last:])
-    return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans))
+    return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
+                     tuple(t for t in map(_terms, head_texts) if t),
+                     frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
+                     _terms(" ".join(kept)))
 
 
 def _minus(heads: set[str], units: set[str]) -> set[str]:
@@ -164,7 +191,8 @@ def _denies_name(point: str, span: str) -> bool:
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？]", span):
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
-        if not _DENIAL.search(lowered):
+        denial = _DENIAL.search(lowered)
+        if not denial or _CONDITION.search(lowered[:denial.start()]):
             continue
         have = _units(lowered)
         for name in names:
@@ -174,10 +202,41 @@ def _denies_name(point: str, span: str) -> bool:
     return False
 
 
+_LABEL_DENIAL = re.compile(r"(?:不存在|不需要|不用|没有|没|无需|并不存在)\s*(.{1,12})|"
+                           r"\b(?:no|never|not)\b\s+(?:any\s+|a\s+|an\s+)?(.{1,30})")
+
+
+def _denies_label(label: str, span: str) -> bool:
+    """A denial right before the point's topic: "不存在流水线气泡", "there is no bubble"."""
+    name = squash(label)
+    if not name:
+        return False
+    terms = _terms(label)
+    for clause in re.split(r"[，,；;。.!?！？]", span.lower()):
+        for m in _LABEL_DENIAL.finditer(clause):
+            if _CONDITION.search(clause[:m.start()]):
+                continue
+            denied = m.group(1) or m.group(2)
+            # the label itself, or its glossary term in any language, right after the denial
+            head = " ".join(denied.split()[:3]) if m.group(2) else denied[:6]
+            if squash(denied).startswith(name) or (terms and terms <= _terms(head)):
+                return True
+    return False
+
+
+def _label(point: str) -> str | None:
+    """The topic label of a point written "label：claim" ("负载均衡：避免…")."""
+    body = _body(point)
+    return point[:len(point) - len(body)].rstrip("：: ") if body != point else None
+
+
 def negation_conflict(point: str, span: str) -> bool:
     """One side denies what the other asserts, on shared terms."""
     if _point_is_bare(point):
         return _denies_name(point, span)
+    label = _label(point)
+    if label and is_bare(label) and _denies_label(label, span):
+        return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
     p, s = _point_polarity(point), _polarity(span)
     if s.has_negation:
         # the span denies the point's own terms, which the point asserts
@@ -188,6 +247,14 @@ def negation_conflict(point: str, span: str) -> bool:
         # the point denies something the span asserts without a negation of its own
         if _within(_minus(p.heads, s.negated), s.asserted):
             return True
+    if language_of(point) != language_of(span):
+        # across languages only glossary terms meet: the term right after a denial, which
+        # the other side states with no denial anywhere (word order differs: "the
+        # parameters are not updated" denies what comes before the cue)
+        for mine, other in ((s, p), (p, s)):
+            if not other.has_negation and any(t <= other.asserted_terms
+                                              for t in mine.head_terms):
+                return True
     return False
 
 
@@ -202,15 +269,23 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "less", "fewer",
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
+_UP += ("更好", "变好", "改善", "better", "improves", "improved")
+_DOWN += ("变差", "更差", "恶化", "略降", "下滑", "worse", "degrades", "degraded")
+# one of a thing is fewer than "more" of it: "只用一个 KV 头" against "更多的 KV 头"
+_ONE = ("单个", "一个", "1个", "1 个", "a single", "only one", "just one")
 _DIRECTION = re.compile("|".join(
-    sorted((re.escape(w) if not w.isascii() else rf"\b{re.escape(w)}\b" for w in _UP + _DOWN),
-           key=len, reverse=True)))
+    sorted((re.escape(w) if not w.isascii() else rf"\b{re.escape(w)}\b"
+            for w in _UP + _DOWN + _ONE), key=len, reverse=True)).replace(
+    "一个", "(?<![每第某任同哪另])一个"))
 _WINDOW = 16  # characters either side of a direction word where its quantity is named
 
 
 # Chinese verbs name their quantity after them (减少显存); the others before (显存变大).
 _VERB_DIRECTIONS = frozenset(("增加", "增大", "提高", "提升", "扩大", "加大", "加快", "减少", "减小",
-                              "降低", "节省", "缩小", "减慢", "缩短", "降到"))
+                              "降低", "节省", "缩小", "减慢", "缩短", "降到", *_ONE))
+# comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
+_EITHER_SIDE = frozenset(("更多", "更少"))
+_MORE = frozenset(("更多", "增多", "变多", "more"))
 
 
 def _directions(text: str) -> list[tuple[int, set[str]]]:
@@ -219,25 +294,43 @@ def _directions(text: str) -> list[tuple[int, set[str]]]:
     out = []
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
-        sign = 1 if word in _UP else -1
-        before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - _WINDOW):m.start()])[-1]
-        after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + _WINDOW])[0]
+        sign = 1 if word in _UP else -1  # _DOWN and _ONE
+        reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
+        before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - reach):m.start()])[-1]
+        after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + reach])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
+        elif word in _EITHER_SIDE:
+            near = before + " " + after
         else:
             near = after if word in _VERB_DIRECTIONS else before
-        out.append((sign, _units(near)))
+        # "一个" is a count: it only meets "更多/more" of the same thing
+        sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
+        out.append((sign, _units(near) | _terms(near)))
     return out
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """The glossary sets a short text names, as units that meet across languages ("显存占用"
+    and "memory usage" are one term)."""
+    from interviewer.grading.glossary import glossary
+
+    return frozenset(f"t:{set_id}" for set_id, _ in glossary().named_sets(text))
 
 
 def direction_conflict(point: str, span: str) -> bool:
     """The span moves one of the point's quantities the other way, and never the point's way."""
-    pd, sd = _point_directions(point), _directions(span)
+    pd, sd = _point_directions(point), _span_directions(span)
     if not pd or not sd:
         return False
     for p_sign, p_near in pd:
-        same = [s_near for s_sign, s_near in sd if s_sign == p_sign]
-        opposite = [s_near for s_sign, s_near in sd if s_sign != p_sign]
+        if any(q * p_sign < 0 and p_near & q_near for q, q_near in pd):
+            continue  # the point moves it both ways ("更大的窗口保留更早的轮次")
+        same = [s_near for s_sign, s_near in sd if s_sign * p_sign > 0]
+        # a count (一个, a single) is opposed only by "更多/more", and the other way round
+        opposite = [s_near for s_sign, s_near in sd if s_sign * p_sign < 0
+                    and {abs(s_sign), abs(p_sign)} != {1, 2}]
         if any(p_near & near for near in same):
             continue
         if any(p_near & near for near in opposite):
@@ -259,11 +352,12 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
      ("序列并行", "sequence parallel", "sp"), ("上下文并行", "context parallel", "cp")),
     (("fp64",), ("fp32",), ("fp16",), ("bf16",), ("fp8",), ("int32",), ("int16",), ("int8",),
      ("int4",), ("tf32",)),
-    (("线性", "linear", "linearly"), ("平方", "二次方", "quadratic", "quadratically"),
-     ("常数", "constant"), ("指数", "exponential", "exponentially"), ("对数", "logarithmic")),
+    (("线性", "linear", "linearly", "o(n)"),
+     ("平方", "二次方", "quadratic", "quadratically", "o(n^2)", "o(n²)", "o(n2)"),
+     ("常数", "constant", "o(1)"), ("指数", "exponential", "exponentially"), ("对数", "logarithmic")),
     (("优化器状态", "optimizer state"), ("梯度", "gradient"), ("激活", "activation"),
      ("参数", "权重", "parameter", "weight")),
-    (("query", "查询向量"), ("key", "键向量"), ("value", "值向量")),
+    (("query", "查询向量", "q"), ("key", "键向量", "k"), ("value", "值向量", "v")),
     (("注意力", "attention"), ("前馈", "ffn", "mlp")),
     (("prefill", "预填充"), ("decode", "解码")),
     (("计算密集", "compute-bound", "compute bound"), ("访存密集", "带宽受限", "memory-bound",
@@ -291,6 +385,9 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("mha", "多头注意力"), ("mqa", "多查询注意力"), ("gqa", "分组查询注意力"), ("mla",)),
     (("sft", "监督微调"), ("rlhf",), ("dpo",), ("预训练", "pretraining", "pre-training")),
     (("cpu",), ("gpu",)),
+    (("下溢", "underflow"), ("上溢", "overflow")),
+    (("zero-1", "zero1", "zero stage 1"), ("zero-2", "zero2", "zero stage 2"),
+     ("zero-3", "zero3", "zero stage 3")),
 )
 _SHORT_ALIAS = 4
 
@@ -318,31 +415,163 @@ def _where(text: str, g: int, members: set[int]) -> list[tuple[int, int]]:
 
 
 def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
-    """The words right around a thing's name: what is said of it."""
-    lowered = text.lower()
+    """The words right around a thing's name: what is said of it (four characters, or up to
+    three English words when English stands next to the name)."""
+    lowered = text.lower()  # positions are those of the lowered text
     out: set[str] = set()
     for lo, hi in where:
-        out |= _units(lowered[max(0, lo - 4):lo]) | _units(lowered[hi:hi + 4])
+        before = re.split(r"[^a-z0-9\s\-'+/]", lowered[max(0, lo - 24):lo])[-1]
+        after = re.split(r"[^a-z0-9\s\-'+/]", lowered[hi:hi + 24])[0]
+        if before.strip():
+            out |= _units(" ".join([w for w in before.split() if w not in _STOP_EN][-3:]))
+        else:
+            out |= _units(lowered[max(0, lo - 4):lo])
+        if after.strip():
+            out |= _units(" ".join([w for w in after.split() if w not in _STOP_EN][:3]))
+        else:
+            out |= _units(lowered[hi:hi + 4])
     return out - {""}
 
 
+# "从 A 到 B", "from A to B", "A → B": what is claimed is where it ends, B
+_TRANSITION = (
+    re.compile(r"从([^，,；;。从]{1,24}?)(?=(?:下降|上升|降低|提升|增加|减少|缩小|扩大)?(?:到|至|为|成))"),
+    re.compile(r"\bfrom\b(.{1,30}?)(?=\b(?:to|into|down to|up to)\b)"),
+    re.compile(r"([^\s，,；;。]{1,24}\s*)(?=→|->|=>|⇒)"),
+)
+
+
+_STILL = re.compile(r"仍然|仍是|仍旧|依然|依旧|还是|\b(?:still|remains?|stays?)\b")
+
+
+def _endpoints(lowered: str) -> tuple[str, bool]:
+    """The text with the starting state of every transition blanked out, and whether any
+    transition was found: "从 O(n^2) 降到 O(n)" claims O(n) only."""
+    found = False
+    for pattern in _TRANSITION:
+        def blank(m: re.Match[str]) -> str:
+            return m.group(0).replace(m.group(1), " " * len(m.group(1)))
+        lowered, n = pattern.subn(blank, lowered)
+        found = found or bool(n)
+    return lowered, found
+
+
 def swapped(point: str, span: str) -> tuple[str, str] | None:
-    """``(what the point names, what the span names instead)`` when they name different
-    members of one set of alternatives, in the same role ("谷歌开发的" for "微软开发的"),
-    and no member in common."""
-    ls = span.lower()
+    """``(what the point names, what the span names instead)`` when the span names a member
+    of one set of alternatives in the role the point gives another ("谷歌开发的" for "微软开发
+    的"), or replaces one member of those the point enumerates ("Q 和 K" for "K 和 V"). A
+    transition ("从 A 到 B") claims its end state, whatever the words around it."""
+    ls, transition = _endpoints(span.lower())
+    lp, point_transition = _point_endpoints(point)
+    # against a point "从 A 到 B", an answer that names A is wrong only if A stays
+    still = point_transition and bool(_STILL.search(ls))
+    if point_transition and not still:
+        lp = point.lower()
+    transition = transition or still
     for g, group in enumerate(ALTERNATIVES):
-        mp = _point_members(point, g)
+        mp = _point_members(lp, g)
         if not mp:
             continue
         ms = _members(ls, g)
+        extra, missing = ms - mp, mp - ms
         # a list of several alternatives names them; it does not put one in another's place
-        if len(ms) != 1 or mp & ms:
+        if not extra or not missing or len(ms) > max(1, len(mp)):
             continue
-        (m,) = ms
-        if _role(point, _where(point, g, mp)) & _role(span, _where(span, g, ms)):
+        m = min(extra)
+        if transition and len(ms) == 1 and _units(_body(point).lower()) & _units(ls):
             return group[min(mp)][0], group[m][0]
+        label = _label(point)
+        if label and len(ms) == 1 and _members(label.lower(), g) == mp:
+            # "Decode：一次一个 token" is about decode; the span says it of prefill
+            return group[min(mp)][0], group[m][0]
+        if _role(point, _where(point, g, missing)) & _role(ls, _where(ls, g, extra)):
+            return group[min(missing)][0], group[m][0]
     return None
+
+
+# ---------------------------------------------------------------- only one of them
+
+_ONLY = re.compile(r"只有|只在|仅在|仅有|唯有|只|仅|\b(?:only|solely|exclusively)\b")
+_ENUM_GAP = re.compile(r"^\s*(?:和|与|及|以及|、|,|，|/|&|\band\b|\bor\b|或)\s*(?:the\s+)?$")
+
+
+def _things(lowered: str) -> list[tuple[int, int, str]]:
+    """``(start, end, key)`` of every glossary term and alternative the text names."""
+    from interviewer.grading.glossary import glossary
+
+    out = []
+    for set_id, alias in glossary().named_sets(lowered):
+        for m in _loose_name(alias).finditer(lowered):
+            out.append((m.start(), m.end(), f"t{set_id}"))
+    for g in range(len(ALTERNATIVES)):
+        for i, pattern in enumerate(_MEMBER_PATTERNS[g]):
+            out += [(m.start(), m.end(), f"a{g}.{i}") for m in pattern.finditer(lowered)]
+    # one key per place: the glossary's when it has the name ("leader" is in both)
+    best: dict[tuple[int, int], str] = {}
+    for start, end, key in out:
+        if (start, end) not in best or key.startswith("t") and best[(start, end)][0] != "t":
+            best[(start, end)] = key
+    return sorted((start, end, key) for (start, end), key in best.items())
+
+
+@lru_cache(maxsize=4096)
+def _loose_name(alias: str) -> re.Pattern[str]:
+    chars = [re.escape(c) for c in squash(alias)]
+    edge = r"(?<![a-z0-9])" if alias.isascii() else ""
+    return re.compile(edge + r"[\s\-_./]*".join(chars) + (r"(?![a-z0-9])" if edge else ""))
+
+
+def _enumerated(lowered: str) -> list[set[str]]:
+    """Groups of things the text names side by side ("Encoder 和 Decoder", "the producer
+    and the consumer")."""
+    things = _things(lowered)
+    groups: list[set[str]] = []
+    for (_, end, a), (start, _, b) in zip(things, things[1:]):
+        if a != b and start >= end and _ENUM_GAP.match(lowered[end:start]):
+            if groups and a in groups[-1]:
+                groups[-1].add(b)
+            else:
+                groups.append({a, b})
+    return groups
+
+
+_ALL = re.compile(r"所有|全部|每一?个|\b(?:all|every|each)\b")
+
+
+def _all_of_only(lp: str, ls: str) -> bool:
+    """The point says "所有/all X"; the span says "只/only" of the same X, without "所有/all"."""
+    if _ALL.search(ls):
+        return False
+    for m in _ALL.finditer(lp):
+        tail = lp[m.end():m.end() + 12]
+        noun = _units(" ".join(tail.split()[:2])) if m.group().isascii() else _units(tail[:4])
+        for o in _ONLY.finditer(ls):
+            near = (" ".join(ls[o.end():].split()[:4]) if o.group().isascii()
+                    else ls[o.end():o.end() + 16])
+            if noun & _units(near):
+                return True
+    return False
+
+
+def narrowed(point: str, span: str) -> bool:
+    """The point says something of several things (or of all of them); the span says "only"
+    one of them and names none of the others: "只有 Decoder 使用…" against "Encoder 和
+    Decoder 都使用…", "只把最后一层…" against "所有层…"."""
+    lp, ls = point.lower(), span.lower()
+    if not _ONLY.search(ls):
+        return False
+    if _all_of_only(lp, ls):
+        return True
+    groups = _point_enumerated(lp)
+    if not groups:
+        return False
+    named = {key for _, _, key in _things(ls)}
+    for m in _ONLY.finditer(ls):
+        after = [key for start, _, key in _things(ls) if 0 <= start - m.end() <= 6]
+        for group in groups:
+            if after and after[0] in group and not (group - {after[0]}) & named:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- numbers
@@ -367,7 +596,10 @@ def numbers(text: str) -> set[tuple[float, str]]:
 
 def number_conflict(point: str, span: str) -> bool:
     """Both give a number in the same unit, and the span never gives the point's."""
-    pn, sn = _point_numbers(point), numbers(span)
+    lp, point_transition = _point_endpoints(point)
+    if point_transition and not _STILL.search(span.lower()):
+        lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
+    pn, sn = _point_numbers(lp), numbers(_endpoints(span.lower())[0])
     if not pn or not sn or pn & sn:
         return False
     return bool({u for _, u in pn} & {u for _, u in sn})
@@ -379,12 +611,16 @@ def number_conflict(point: str, span: str) -> bool:
 _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
 _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
 _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
+_span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 _point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
 _point_members = lru_cache(maxsize=16384)(lambda point, g: _members(point.lower(), g))
+_point_endpoints = lru_cache(maxsize=4096)(lambda point: _endpoints(point.lower()))
+_point_enumerated = lru_cache(maxsize=4096)(lambda lowered: _enumerated(lowered))
 
 
 def contradiction(point: str, span: str) -> str | None:
-    """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``, ``number``),
+    """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
+    ``narrowed``, ``number``),
     or None. Brackets are read as part of the text they explain; a bare name claims nothing."""
     if is_bare(span):
         return None
@@ -394,6 +630,10 @@ def contradiction(point: str, span: str) -> str | None:
         return "reversed"
     if swapped(point, span):
         return "swapped"
+    if narrowed(point, span):
+        return "narrowed"
+    if narrowed(span, point):
+        return "widened"
     if number_conflict(point, span):
         return "number"
     return None
@@ -472,3 +712,40 @@ def is_bare(span: str) -> bool:
     if not squash(span):
         return True
     return all(_bare_item(item) for item in _ITEM_SEP.split(span))
+
+
+_LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?!\d)")
+_EXPLAINS = re.compile(r"[：:→=]|->")  # "DP：复制模型" says what DP is
+_MAX_LISTED_CJK = 8  # a noun phrase, a little longer than a bare name
+_MAX_LISTED_WORDS = 5
+MIN_LIST_ITEMS = 4
+LISTED_SHARE = 0.8
+
+
+# an item that starts with one of these is advice ("use bf16", "try FSDP"), not a name
+_IMPERATIVE_EN = frozenset(
+    "use try add enable disable turn set lower raise reduce increase decrease switch make get "
+    "call check move keep split shard cache avoid run apply replace cut put overlap fuse "
+    "profile measure tune pin prefetch compile quantize offload".split())
+
+
+def _listed(item: str) -> bool:
+    if _EXPLAINS.search(item):
+        return False
+    plain = _BRACKETS.sub("", item)
+    cjk = "".join(_CJK_RUN.findall(plain))
+    words = [w for w in _WORD.findall(plain.lower()) if w not in ("a", "an", "the")]
+    if cjk:
+        return len(cjk) <= _MAX_LISTED_CJK and len(words) <= 3 and not _PREDICATE_ZH.search(cjk)
+    return (len(words) <= _MAX_LISTED_WORDS and not set(words) & _VERB_EN
+            and not set(words[:2]) & _IMPERATIVE_EN)
+
+
+def is_term_list(answer: str) -> bool:
+    """An answer that is a list of short noun phrases ("连续显存预分配、块表映射、prefix 共享",
+    "trade memory for time, two copies per layer, …"): at least four items, four in five of
+    them short and without a predicate. Names a lot, states nothing."""
+    items = [i for i in _LIST_SEP.split(answer) if squash(i)]
+    if len(items) < MIN_LIST_ITEMS:
+        return False
+    return sum(map(_listed, items)) >= LISTED_SHARE * len(items)

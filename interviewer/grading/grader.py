@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from interviewer.grading.calibration import Scorer
-from interviewer.grading.claims import contradiction, is_bare, names_neighbour, topic_core
+from interviewer.grading.claims import contradiction, is_bare, is_term_list, names_neighbour, topic_core
 from interviewer.grading.encoders.backends import CachingEmbedder, Embedder
 from interviewer.grading.features import (
     FEATURES,
@@ -29,6 +29,7 @@ from interviewer.grading.features import (
 from interviewer.grading.grade import CREDIT, Grade, PointResult
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
+from interviewer.content.language import language_of
 
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
@@ -52,6 +53,8 @@ class Evidence:
     unsupported: set[int] = field(default_factory=set)  # every close span contradicts these
     # each span's similarity to the question (what "restates the question" is read from)
     question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # each span: whether it is in the other language than the question
+    question_cross: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def point_texts(point: Point) -> list[str]:
@@ -149,7 +152,12 @@ class Grader:
             start += len(texts)
 
         to_question = span_vecs @ q_vec
-        restating = float(np.mean(to_question >= self.scorer.cutoff("parrot_similarity")))
+        # a span in the other language than the question restates it at a lower similarity
+        q_lang = language_of(question.question or question_profile(question))
+        cross = np.array([language_of(s) != q_lang for s in spans], dtype=bool)
+        parrot = np.where(cross, self.scorer.cutoff("parrot_similarity_cross"),
+                          self.scorer.cutoff("parrot_similarity"))
+        restating = float(np.mean(to_question >= parrot))
         prepared = AnswerText.of(answer)
 
         # the share of each point's terms in the answer: the best of its aliases
@@ -206,9 +214,10 @@ class Grader:
             best_sims.append(float(sims[i, j]))
             conflicts.append(conflict)
         sentences = split_sentences(answer)
-        term_list = bool(sentences) and all(is_bare(s) for s in sentences)
+        term_list = bool(sentences) and (all(is_bare(s) for s in sentences)
+                                         or is_term_list(answer))
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
-                        conflicts, term_list, unsupported, to_question)
+                        conflicts, term_list, unsupported, to_question, cross)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:
@@ -292,6 +301,8 @@ CONTRADICTION = {
     "negated": "contradicted: your answer denies this",
     "reversed": "contradicted: your answer says the opposite direction",
     "swapped": "contradicted: your answer names something else in its place",
+    "narrowed": "contradicted: your answer limits to one of them what holds for several",
+    "widened": "contradicted: your answer says of several what holds for only one",
     "number": "contradicted: your answer gives another number",
 }
 

@@ -83,3 +83,197 @@ def test_a_compound_name_is_not_its_head() -> None:
     assert names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed是一个训练框架")
     assert not names_neighbour("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed-Chat 用来做 RLHF")
     assert not names_neighbour("DeepSpeed是微软开发的", "DeepSpeed是一个训练框架")
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # one member of the set the point enumerates replaced by another, in the same clause
+    ("ZeRO-2 切分优化器状态和梯度", "ZeRO-2 切分优化器状态和参数", "swapped"),
+    ("The cache keeps the key and the value of each past token",
+     "The cache keeps the query and the key of each past token", "swapped"),
+    # a point that denies something, affirmed by the answer
+    ("提速不是因为减少了计算量，而是因为减少了显存读写", "提速是因为减少了计算量", "negated"),
+    ("The speed-up comes not from fewer FLOPs but from less memory traffic",
+     "The speed-up comes from fewer FLOPs", "negated"),
+    # what the point says of several things, limited by the answer to one of them
+    ("Encoder 和 Decoder 都使用多头注意力", "只有 Decoder 使用多头注意力", "narrowed"),
+    ("Both the producer and the consumer need idempotence",
+     "Only the consumer needs idempotence", "narrowed"),
+    # a transition ends somewhere else than the point's state
+    ("显存占用仍然是 O(n^2)", "显存占用从 O(n^2) 降到了 O(n)", "swapped"),
+    ("Memory is still O(n^2) in sequence length", "Memory goes from O(n^2) to O(n)", "swapped"),
+    # one thing against more of them
+    ("GQA 比 MQA 用更多的 KV 头", "GQA 只用一个 KV 头", "reversed"),
+    ("MQA shares a single KV head across all query heads",
+     "MQA uses more KV heads than MHA", "reversed"),
+    # unable to do what the point says is done
+    ("Flink 可以从 checkpoint 恢复状态", "Flink 无法从 checkpoint 恢复状态", "negated"),
+    ("Spark can recompute a lost partition from its lineage",
+     "Spark cannot recompute a lost partition", "negated"),
+])
+def test_more_shapes_of_contradiction_are_seen(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the contrastive point said again, in the other order
+    ("提速不是因为减少了计算量，而是因为减少了显存读写", "提速靠的是减少显存读写，而不是减少计算量"),
+    ("The speed-up comes not from fewer FLOPs but from less memory traffic",
+     "It is faster because of less memory traffic, not because of fewer FLOPs"),
+    # both members, in another order
+    ("ZeRO-2 切分优化器状态和梯度", "ZeRO-2 把梯度和优化器状态都切开"),
+    # "only" about something the point does not enumerate
+    ("Encoder 和 Decoder 都使用多头注意力", "Encoder 和 Decoder 都用多头注意力，只有 Decoder 加了掩码"),
+    # the transition ends at the point's state
+    ("显存占用降到 O(n)", "显存占用从 O(n^2) 降到了 O(n)"),
+    # one of something, where the point says nothing about how many
+    ("MQA 让所有查询头共享 KV", "MQA 里所有查询头共享一个 KV 头"),
+])
+def test_restatements_of_these_shapes_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "由 X 触发" names who may not trigger it; saying X cannot trigger it agrees
+    ("权限只能由管理员授予，不能由普通用户触发", "普通用户触发不了授权，只有管理员可以授予"),
+    # a stage a thing includes is not put in its place
+    ("DeepSpeed-Chat：RLHF训练框架", "DeepSpeed-Chat 做 RLHF，SFT、奖励模型、PPO 三步都包了"),
+])
+def test_agreement_in_other_constructions_is_not_a_contradiction(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # single-letter names of the attention inputs
+    ("缓存 K 和 V，每层各一份", "缓存的是 Q 和 K", "swapped"),
+    # all of them against only some of them
+    ("推理时所有层的缓存都要留在显存里", "推理时只需要把最后一层的缓存留在显存里", "narrowed"),
+    ("Every replica must acknowledge the write", "Only the leader replica must acknowledge the write",
+     "narrowed"),
+    # the topic a point is labeled with, denied
+    ("流水线气泡：用 1F1B 调度让各阶段尽早开工", "这种方案根本不存在流水线气泡", "negated"),
+])
+def test_enumerations_and_labels_are_read(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("流水线气泡：用 1F1B 调度让各阶段尽早开工", "如果不用 1F1B，流水线气泡会很大"),
+    ("推理时所有层的缓存都要留在显存里", "所有层的缓存都在显存里，只是长序列时占得多"),
+])
+def test_conditions_and_asides_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the same quantity moved the other way, named in the other language
+    ("量化可以降低显存占用", "Quantization increases memory usage", "reversed"),
+    ("Gradient checkpointing reduces activation memory", "梯度检查点会增加激活显存", "reversed"),
+])
+def test_directions_are_compared_across_languages(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_direction_on_another_quantity_across_languages_is_not_a_contradiction() -> None:
+    assert contradiction("量化可以降低显存占用", "Quantization increases throughput") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "一个" counts nothing here: it is an article
+    ("用一个更小、更快的模型先做粗排", "A smaller and faster model does the first ranking pass"),
+    # a point that moves a quantity both ways is not read for direction
+    ("更大的缓冲区能保存更早的消息", "A bigger buffer keeps the messages from earlier on"),
+])
+def test_articles_and_two_way_points_are_not_reversals(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the point's subject is its label; the span says the same of another member
+    ("Prefill：一次处理整个 prompt，计算密集", "Decode 一次处理整个 prompt", "swapped"),
+    ("Decode: one token per step, bound by memory bandwidth",
+     "Prefill 每步只出一个 token，受显存带宽限制", "swapped"),
+    # the label denied in the other language
+    ("负载均衡：用辅助损失让 token 分散到各个专家", "There is no load balancing issue at all", "negated"),
+])
+def test_labels_are_read_across_languages(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_both_members_named_is_not_a_swap_of_the_label() -> None:
+    assert contradiction("Prefill：一次处理整个 prompt，计算密集",
+                         "Prefill 一次处理整个 prompt，decode 一次一个 token") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("PP：按层切分，相邻阶段之间传递激活值", "Pipeline parallelism never sends activations between stages"),
+    ("Tensor parallelism needs an all-reduce after each layer", "张量并行不需要全归约"),
+])
+def test_a_denied_term_is_seen_across_languages(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
+
+
+def test_a_denial_of_another_term_across_languages_is_not_a_contradiction() -> None:
+    assert contradiction("PP：按层切分，相邻阶段之间传递激活值",
+                         "Pipeline parallelism splits layers, no all-reduce of activations needed") is None
+
+
+def test_a_denial_in_both_languages_is_agreement() -> None:
+    assert contradiction("缓存先攒着，不立即写入磁盘", "the cache is filled first and the disk is not written yet") is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # the point says "only one"; the answer says it of several
+    ("只有 leader 副本处理读写请求", "leader 和 follower 都处理读写请求", "widened"),
+    ("Only the driver holds the DAG", "The driver and the executors both hold the DAG", "widened"),
+    # the point's own transition, and an answer that stays at its start
+    ("延迟：200ms → 20ms", "延迟仍然是 200ms", "number"),
+    ("计算复杂度：O(n^2) → O(n)", "计算复杂度仍然是 O(n^2)", "swapped"),
+    # better against worse
+    ("尾延迟更好", "尾延迟会变差", "reversed"),
+    # underflow against overflow
+    ("FP16 的梯度容易下溢", "FP16 的梯度容易上溢", "swapped"),
+    # another stage of the same technique
+    ("ZeRO-2：切分梯度", "ZeRO-3 才切分梯度", "swapped"),
+    # the point's subject named, and another member of the point's set said of it
+    ("TP：每层之后做 all-reduce", "张量并行每层之后用 all-to-all 交换", "swapped"),
+])
+def test_further_shapes(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("只有 leader 副本处理读写请求", "leader 处理读写请求，follower 只同步数据"),
+    ("延迟：200ms → 20ms", "延迟从 200ms 降到了 20ms"),
+    ("ZeRO-2：切分梯度", "ZeRO-2 在 ZeRO-1 的基础上再切分梯度"),
+])
+def test_further_agreements(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_members_joined_by_plus_signs_are_read_in_their_role() -> None:
+    assert contradiction("常见组合：DP + TP + PP", "常见组合是 DP+EP+SP") == "swapped"
+    assert contradiction("常见组合：DP + TP + PP", "常见组合是 TP+DP+PP") is None
+
+
+@pytest.mark.parametrize(("answer", "listed"), [
+    # lists of short noun phrases, some longer than a bare name
+    ("梯度累积、连续显存预分配、通信计算重叠、算子融合、混合精度", True),
+    ("prefix caching, trade latency for throughput, two copies per layer, memory bottleneck", True),
+    ("分块计算、在线 softmax、重计算、IO 感知", True),
+    # statements, even short ones, and notes that say what each item does
+    ("梯度累积省显存，算子融合减少访存，混合精度提速", False),
+    ("DP：复制模型切数据；TP：切层内矩阵；PP：按层切分", False),
+    ("It caches keys and values, so decoding skips recomputation.", False),
+    ("显存不够，先开重计算", False),
+])
+def test_term_lists_are_told_from_statements(answer: str, listed: bool) -> None:
+    from interviewer.grading.claims import is_term_list
+
+    assert is_term_list(answer) is listed
+
+
+def test_advice_written_as_a_list_is_not_a_term_list() -> None:
+    from interviewer.grading.claims import is_term_list
+
+    assert not is_term_list("activation checkpointing, smaller micro-batches, use fp16, "
+                            "try ZeRO-3, also check the dataloader")
