@@ -56,7 +56,9 @@ class WrappedText(Static):
     """Text broken into lines at the widget's width by :mod:`interviewer.linebreak`.
 
     Chinese breaks between characters instead of at the last space, and a closing mark
-    never starts a line. Styles of the content (highlighted evidence) are kept.
+    never starts a line. Styles of the content (highlighted evidence) are kept. The lines are
+    worked out once per content and width: layout asks for the height and the render for
+    the lines, often several times per frame.
     """
 
     DEFAULT_CSS = "WrappedText { height: auto; }"
@@ -64,6 +66,7 @@ class WrappedText(Static):
     def __init__(self, content: object = "", **kwargs) -> None:
         super().__init__(content, markup=False, **kwargs)  # type: ignore[arg-type]
         self._wrap_width = 0
+        self._wrapped: tuple[object, int, Content] | None = None  # (content, width, lines)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if width != self._wrap_width:
@@ -82,4 +85,18 @@ class WrappedText(Static):
         width = self._wrap_width or self.content_size.width
         if not isinstance(visual, Content) or width <= 0:
             return visual
-        return Content("\n").join(visual[s:e] for s, e in line_ranges(visual.plain, width))
+        cached = self._wrapped
+        if cached is not None and cached[0] is visual and cached[1] == width:
+            return cached[2]
+        wrapped = wrap_lines(visual, width)
+        self._wrapped = (visual, width, wrapped)
+        return wrapped
+
+
+def wrap_lines(content: Content, width: int) -> Content:
+    """``content`` with a newline at each break :func:`line_ranges` finds, styles kept."""
+    ranges = line_ranges(content.plain, width)
+    cuts = sorted({offset for pair in ranges for offset in pair} - {0, len(content.plain)})
+    pieces = content.divide(cuts)
+    starts = {start: piece for start, piece in zip([0, *cuts], pieces)}
+    return Content("\n").join(starts[s] if e > s else Content("") for s, e in ranges)
