@@ -43,12 +43,15 @@ from interviewer.tui.messages import (
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.setup import SetupScreen
+from interviewer.tui.gc_hold import CollectionHold
 from interviewer.tui.signals import quit_cleanly_on_signals
 
 # Imported where used: the report, the follow-up prober and the help, history and summary
 # screens are not needed for the first frame, and every import before it delays it.
 if TYPE_CHECKING:
     from interviewer.probing import Prober
+
+GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
 
 class InterviewApp(App[int]):
     CSS_PATH = "styles/app.tcss"
@@ -82,6 +85,7 @@ class InterviewApp(App[int]):
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
+        self._gc = CollectionHold()  # no collection pass between a submit and its feedback
 
     # ------------------------------------------------------------ start
 
@@ -236,6 +240,7 @@ class InterviewApp(App[int]):
         if self._pending is not None:
             index, text, submitted = self._pending
             self._pending = None
+            self._gc.hold()
             self.grade_answer(index, text, submitted)
 
     def on_model_failed(self, message: ModelFailed) -> None:
@@ -287,6 +292,7 @@ class InterviewApp(App[int]):
         self.save_draft(index, text)
         submitted = time.perf_counter()
         if self.model_status == "ready":
+            self._gc.hold()
             self.grade_answer(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
@@ -445,8 +451,13 @@ class InterviewApp(App[int]):
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
+        self.set_timer(GC_RELEASE_DELAY, self._gc.release)
+
+    def on_unmount(self) -> None:
+        self._gc.release()
 
     def on_grading_failed(self, message: GradingFailed) -> None:
+        self._gc.release()
         self.notify(f"Grading failed: {message.reason}. Your answer is saved.",
                     severity="error", markup=False, timeout=15)
         if isinstance(self.screen, InterviewScreen):
