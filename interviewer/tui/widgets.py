@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rich.segment import Segment
 from textual.content import Content
 from textual.strip import Strip
 from textual.visual import Visual
-from textual.widgets import SelectionList, Static
+from textual.widgets import Static
 
 from interviewer.linebreak import line_ranges
 from interviewer.timer import format_clock
@@ -35,24 +34,6 @@ class CountdownLabel(Static):
 def score_bar(score: float, width: int = 20) -> str:
     filled = round(max(0.0, min(1.0, score)) * width)
     return "█" * filled + "░" * (width - filled)
-
-
-class CheckList(SelectionList):
-    """A SelectionList whose boxes show a ✓ when ticked: state not by colour alone."""
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        segments = list(strip)
-        try:
-            option = self.get_option_at_index(self.scroll_offset.y + y)
-        except Exception:  # past the last option: nothing to mark
-            return strip
-        if len(segments) < 3:
-            return strip
-        inner = segments[1]
-        mark = "✓" if option.value in self.selected else " "
-        segments[1] = Segment(mark, inner.style, inner.control)
-        return Strip(segments, strip.cell_length)
 
 
 class WrappedText(Static):
