@@ -19,7 +19,7 @@ from interviewer.grades import MARK
 from interviewer.interview import Interview
 from interviewer.scoring import RULE as SCORE_RULE
 from interviewer.scoring import format_score
-from interviewer.timer import format_clock
+from interviewer.timer import format_elapsed
 from interviewer.urls import redact_url
 
 SCHEMA = "interviewer.report/1"
@@ -43,7 +43,7 @@ class ReportMeta:
 
 
 def _clock(seconds: float) -> str:
-    return format_clock(int(seconds))
+    return format_elapsed(seconds)
 
 
 def study_list(interview: Interview, limit: int = 8) -> list[dict]:
