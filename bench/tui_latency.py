@@ -1,12 +1,14 @@
 """How much the TUI adds: launch time and submit-to-feedback latency.
 
-    python bench/tui_latency.py [--runs 15] [--answers 20]
+    python bench/tui_latency.py [--runs 15] [--answers 20]   (0 leaves that part out)
 
 1. Launch: time from process start to the first interactive question, against a bare
    Textual app's time to its first frame, both headless, interleaved, medians over runs;
    both from byte-compiled modules, as a `pip install` leaves them.
 2. Submit to feedback: with the model loaded, the time from Ctrl+S to the feedback screen
-   being drawn, against the grader's own time for the same answer (warm), p50 and p95.
+   being drawn, against the grader's own time for the same answer (warm), p50 and p95, and
+   against a bare Textual app drawing the same feedback text (one Static in a scroll view,
+   at the same terminal size): the floor any Textual screen of that text costs.
 
 Both are ratios measured in one run on the same machine; absolute times are for information.
 """
@@ -119,6 +121,7 @@ def bench_submit(n: int, home: str) -> dict:
                 answers.append(item["answer"])
     answers = answers[:n]
     n = len(answers)
+    shown: list[str] = []  # the feedback each answer got, as text, for the bare app
     settings = discover_settings()
     banks = make_catalog(settings).banks()
     bank = next(b for b in banks if b.id == "ai-infra-zh")
@@ -139,6 +142,7 @@ def bench_submit(n: int, home: str) -> dict:
                 await pilot.press("ctrl+s")
                 while len(app.grade_seconds) <= i:
                     await pilot.pause(0.001)
+                shown.append(feedback_text(app.screen))
                 await pilot.press("r")  # retake: back to a fresh question screen
 
     asyncio.run(run())
@@ -153,6 +157,7 @@ def bench_submit(n: int, home: str) -> dict:
         grader.grade(app.interview.rubric, "q01", text)
         own.append(time.perf_counter() - start)
     ui = [total for _, total in app.grade_seconds]
+    bare = bare_draw(shown)
     ratios = sorted(u / g for u, g in zip(ui, own))
 
     def pct(xs, q):
@@ -162,8 +167,55 @@ def bench_submit(n: int, home: str) -> dict:
     return {"answers": n, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
             "submit_to_feedback_p50_ms": 1000 * pct(ui, 0.5),
             "submit_to_feedback_p95_ms": 1000 * pct(ui, 0.95),
+            "grader_in_app_p50_ms": 1000 * pct([g for g, _ in app.grade_seconds], 0.5),
+            "bare_app_draw_p50_ms": 1000 * pct(bare, 0.5),
+            "bare_app_draw_p95_ms": 1000 * pct(bare, 0.95),
             "ratio_p50": pct(ratios, 0.5), "ratio_p95": pct(ratios, 0.95),
             "p95_over_p95": pct(ui, 0.95) / pct(own, 0.95)}
+
+
+def feedback_text(screen) -> str:
+    """The text of the feedback on screen, top to bottom, as one string."""
+    from textual.widgets import Static
+
+    parts = [str(w.content) for w in screen.query(Static)
+             if w.id in FEEDBACK_IDS and w.display and str(w.content)]
+    return "\n".join(parts)
+
+
+FEEDBACK_IDS = ("feedback-question", "score", "counts", "retake-diff", "answer-text", "points-text")
+
+
+def bare_draw(texts: list[str]) -> list[float]:
+    """Seconds a bare Textual app takes from updating one Static with ``text`` to drawing it."""
+    import asyncio
+
+    from textual.app import App
+    from textual.containers import VerticalScroll
+    from textual.widgets import Static
+
+    class Bare(App):
+        def compose(self):
+            with VerticalScroll():
+                yield Static("", id="text", markup=False)
+
+    app, out = Bare(), []
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 32)) as pilot:
+            static = app.query_one("#text", Static)
+            for text in texts:
+                static.update("")  # start from an empty screen, as a new panel does
+                await pilot.pause()
+                drawn = asyncio.Event()
+                start = time.perf_counter()
+                static.update(text)
+                app.call_after_refresh(drawn.set)
+                await drawn.wait()
+                out.append(time.perf_counter() - start)
+
+    asyncio.run(run())
+    return out
 
 
 def main() -> int:
@@ -174,7 +226,8 @@ def main() -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory() as home:
-        result = {"launch": bench_launch(args.runs, home), "submit": bench_submit(args.answers, home)}
+        result = {"launch": bench_launch(args.runs, home) if args.runs > 0 else None,
+                  "submit": bench_submit(args.answers, home) if args.answers > 0 else None}
     print(json.dumps(result, indent=2))
     return 0
 

@@ -19,8 +19,11 @@ def cell_width(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
-def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
-    """(start, end, kind) with kind "space", "wide" (one CJK char or mark) or "word"."""
+def _tokens(text: str, start: int, end: int, pre: list[int]) -> list[tuple[int, int, str]]:
+    """(start, end, kind) with kind "space", "wide" (one CJK char or mark) or "word".
+
+    ``pre[i]`` is the width in cells of ``text[:i]``.
+    """
     out: list[tuple[int, int, str]] = []
     i = start
     while i < end:
@@ -30,57 +33,76 @@ def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
             while j < end and text[j].isspace():
                 j += 1
             out.append((i, j, "space"))
-        elif cell_width(ch) == 2:
+        elif pre[i + 1] - pre[i] == 2:
             j = i + 1
             out.append((i, j, "wide"))
         else:
             j = i
-            while j < end and not text[j].isspace() and cell_width(text[j]) == 1:
+            while j < end and not text[j].isspace() and pre[j + 1] - pre[j] == 1:
                 j += 1
             out.append((i, j, "word"))
         i = j
     return out
 
 
-def _width(text: str, start: int, end: int) -> int:
-    return sum(cell_width(c) for c in text[start:end])
+def _prefix_widths(text: str) -> list[int]:
+    """``out[i]``: the width in cells of ``text[:i]``."""
+    out = [0] * (len(text) + 1)
+    total = 0
+    for i, ch in enumerate(text):
+        total += cell_width(ch)
+        out[i + 1] = total
+    return out
+
+
+def _last_solid_end(line: list[tuple[int, int, str]], stop: int) -> int | None:
+    """The end of the last token of ``line[:stop]`` that is not a space (None: all are)."""
+    for k in range(stop - 1, -1, -1):
+        if line[k][2] != "space":
+            return line[k][1]
+    return None
 
 
 def line_ranges(text: str, width: int) -> list[tuple[int, int]]:
     """(start, end) of each line, so that ``text[start:end]`` fits in ``width`` cells."""
     width = max(2, width)
+    pre = _prefix_widths(text)
     ranges: list[tuple[int, int]] = []
     para_start = 0
     for para in text.split("\n"):
         para_end = para_start + len(para)
         tokens: list[tuple[int, int, str]] = []
-        for s, e, kind in _tokens(text, para_start, para_end):
-            if kind == "word" and _width(text, s, e) > width:  # fold a word too long to fit
+        for s, e, kind in _tokens(text, para_start, para_end, pre):
+            if kind == "word" and pre[e] - pre[s] > width:  # fold a word too long to fit
                 tokens += [(k, k + 1, "word") for k in range(s, e)]
             else:
                 tokens.append((s, e, kind))
         line: list[tuple[int, int, str]] = []
+        solid_end: int | None = None  # end of the line's last token that is not a space
         line_start = para_start
         for tok in tokens:
             s, e, kind = tok
-            solid = [t for t in line if t[2] != "space"]
-            if not solid or _width(text, line_start, e) <= width:
+            if solid_end is None or pre[e] - pre[line_start] <= width:
                 line.append(tok)
+                if kind != "space":
+                    solid_end = e
                 continue
             if kind == "space":  # break at the space, which is dropped
-                ranges.append((line_start, solid[-1][1]))
-                line, line_start = [], e
+                ranges.append((line_start, solid_end))
+                line, line_start, solid_end = [], e, None
                 continue
             cut = _cut(text, line, tok)
-            kept = [t for t in line[:cut] if t[2] != "space"]
-            if not kept:
+            kept_end = _last_solid_end(line, cut)
+            if kept_end is None:
                 line.append(tok)  # nothing could stay: overflow rather than loop
+                solid_end = e
                 continue
-            ranges.append((line_start, kept[-1][1]))
+            ranges.append((line_start, kept_end))
             line = line[cut:] + [tok]
             while line and line[0][2] == "space":
                 line.pop(0)
             line_start = line[0][0]
+            solid_end = _last_solid_end(line, len(line))
         ranges.append((line_start, para_end))
         para_start = para_end + 1
     return ranges

@@ -20,6 +20,7 @@ from interviewer.sessions.interview import Interview
 from interviewer.sessions.score import RULE as SCORE_RULE
 from interviewer.sessions.score import format_score
 from interviewer.sessions.timer import format_clock
+from interviewer.sessions.timer import format_elapsed
 from interviewer.urls import redact_url
 
 SCHEMA = "interviewer.report/1"
@@ -43,7 +44,7 @@ class ReportMeta:
 
 
 def _clock(seconds: float) -> str:
-    return format_clock(int(seconds))
+    return format_elapsed(seconds)
 
 
 def study_list(interview: Interview, limit: int = 8) -> list[dict]:

@@ -87,6 +87,12 @@ def marks_crossed(marks: tuple[float, ...], before: float | None,
     return [m for m in sorted(marks, reverse=True) if before > m >= now]
 
 
+def format_elapsed(seconds: float) -> str:
+    """A time used, as the summary and the reports show it: kept to 0.1 s, shown in whole
+    seconds (6.96 s is 00:07 everywhere)."""
+    return format_clock(int(round(seconds, 1)))
+
+
 def format_clock(seconds: float) -> str:
     """``mm:ss`` (``h:mm:ss`` past an hour); partial seconds round up while counting down."""
     whole = int(-(-seconds // 1)) if seconds > 0 else 0

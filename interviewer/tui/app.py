@@ -42,15 +42,19 @@ from interviewer.tui.messages import (
     ModelFailed,
     ModelReady,
 )
+from interviewer.tui.gc_hold import CollectionHold
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
-from interviewer.tui.screens.setup import SetupScreen
 from interviewer.tui.signals import quit_cleanly_on_signals
 
-# Imported where used: the report, the follow-up prober and the help, history and summary
-# screens are not needed for the first frame, and every import before it delays it.
+# Imported where used: the report, the follow-up prober and the setup, help, history and
+# summary screens are not needed for the first frame, and every import before it delays it.
 if TYPE_CHECKING:
     from interviewer.followups.prober import Prober
+    from interviewer.tui.screens.setup import SetupScreen
+
+GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
+
 
 class InterviewApp(App[int]):
     CSS_PATH = "styles/app.tcss"
@@ -84,6 +88,7 @@ class InterviewApp(App[int]):
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
+        self._gc = CollectionHold()  # no collection pass between a submit and its feedback
 
     # ------------------------------------------------------------ start
 
@@ -95,12 +100,17 @@ class InterviewApp(App[int]):
         elif self.initial_plan is not None:
             self.start_interview(self.initial_plan)
         else:
-            self.push_screen(SetupScreen(self.banks, self.choices))
+            self.push_screen(self._setup_screen())
             self.offer_resume()
         quit_cleanly_on_signals(self, self.flush_draft)
         # Start loading only once the first screen is drawn: the loader competes for the
         # GIL, and the user should see a question before anything else happens.
         self.call_after_refresh(self.load_model)
+
+    def _setup_screen(self) -> SetupScreen:
+        from interviewer.tui.screens.setup import SetupScreen  # its widgets cost the first frame
+
+        return SetupScreen(self.banks, self.choices)
 
     def flush_draft(self) -> None:
         """Write the answer being typed now, whichever screen is on top of it."""
@@ -190,7 +200,7 @@ class InterviewApp(App[int]):
                                            self.store.path.parent if self.store.path else None)
         if not interview.rubric.questions:
             if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
-                self.push_screen(SetupScreen(self.banks, self.choices))
+                self.push_screen(self._setup_screen())
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
                         severity="error", markup=False, timeout=15)
             return
@@ -238,6 +248,7 @@ class InterviewApp(App[int]):
         if self._pending is not None:
             index, text, submitted = self._pending
             self._pending = None
+            self._gc.hold()
             self.grade_answer(index, text, submitted)
 
     def on_model_failed(self, message: ModelFailed) -> None:
@@ -289,6 +300,7 @@ class InterviewApp(App[int]):
         self.save_draft(index, text)
         submitted = time.perf_counter()
         if self.model_status == "ready":
+            self._gc.hold()
             self.grade_answer(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
@@ -447,8 +459,13 @@ class InterviewApp(App[int]):
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
+        self.set_timer(GC_RELEASE_DELAY, self._gc.release)
+
+    def on_unmount(self) -> None:
+        self._gc.release()
 
     def on_grading_failed(self, message: GradingFailed) -> None:
+        self._gc.release()
         self.notify(f"Grading failed: {message.reason}. Your answer is saved.",
                     severity="error", markup=False, timeout=15)
         if isinstance(self.screen, InterviewScreen):
@@ -510,7 +527,7 @@ class InterviewApp(App[int]):
             self.recorder = None
         self.interview = None
         self.total = None
-        self._show(SetupScreen(self.banks, self.choices))
+        self._show(self._setup_screen())
 
     def export_report(self) -> list[Path]:
         """Write the HTML and Markdown reports and say where they went."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from rich.segment import Segment
+from typing import NamedTuple
+
 from textual.content import Content
 from textual.strip import Strip
-from textual.widgets import SelectionList, Static
+from textual.visual import Visual
+from textual.widgets import Static
 
 from interviewer.linebreak import line_ranges
 from interviewer.sessions.timer import format_clock
@@ -34,29 +36,14 @@ def score_bar(score: float, width: int = 20) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
-class CheckList(SelectionList):
-    """A SelectionList whose boxes show a ✓ when ticked: state not by colour alone."""
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        segments = list(strip)
-        try:
-            option = self.get_option_at_index(self.scroll_offset.y + y)
-        except Exception:  # past the last option: nothing to mark
-            return strip
-        if len(segments) < 3:
-            return strip
-        inner = segments[1]
-        mark = "✓" if option.value in self.selected else " "
-        segments[1] = Segment(mark, inner.style, inner.control)
-        return Strip(segments, strip.cell_length)
-
-
 class WrappedText(Static):
     """Text broken into lines at the widget's width by :mod:`interviewer.linebreak`.
 
     Chinese breaks between characters instead of at the last space, and a closing mark
-    never starts a line. Styles of the content (highlighted evidence) are kept.
+    never starts a line. Styles of the content (highlighted evidence) are kept. The lines are
+    worked out once per content and width (layout asks for the height and the render for
+    the lines, often several times per frame), and only the lines on screen are drawn: the
+    feedback's list of points runs far below the fold.
     """
 
     DEFAULT_CSS = "WrappedText { height: auto; }"
@@ -64,11 +51,18 @@ class WrappedText(Static):
     def __init__(self, content: object = "", **kwargs) -> None:
         super().__init__(content, markup=False, **kwargs)  # type: ignore[arg-type]
         self._wrap_width = 0
+        self._wrapped: tuple[object, int, Wrapped] | None = None  # (content, width, lines)
+        self._strips: dict[int, Strip] = {}  # line -> drawn, for the lines, width and style of
+        self._strips_for: tuple[Wrapped | None, int, object] = (None, 0, None)
+        self._whole_stale = False  # lines were drawn one by one since the last whole render
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if width != self._wrap_width:
             self._wrap_width = width
             self._layout_cache.pop("_render.visual", None)
+        wrapped = self._lines(width)
+        if wrapped is not None and wrapped.fits and self._plain_rules():
+            return len(wrapped.lines)  # each line fits: what Textual's own wrap would count
         return super().get_content_height(container, viewport, width)
 
     def on_resize(self) -> None:
@@ -77,9 +71,63 @@ class WrappedText(Static):
             self._layout_cache.pop("_render.visual", None)
             self.refresh(layout=True)
 
-    def render(self):
+    def _plain_rules(self) -> bool:
+        get = self.styles.get_rule
+        return (get("line_pad", 0) == 0 and get("text_wrap", "wrap") == "wrap"
+                and get("text_overflow", "fold") == "fold")
+
+    def _lines(self, width: int) -> Wrapped | None:
         visual = self.visual
-        width = self._wrap_width or self.content_size.width
         if not isinstance(visual, Content) or width <= 0:
-            return visual
-        return Content("\n").join(visual[s:e] for s, e in line_ranges(visual.plain, width))
+            return None
+        cached = self._wrapped
+        if cached is not None and cached[0] is visual and cached[1] == width:
+            return cached[2]
+        wrapped = wrap_lines(visual, width)
+        self._wrapped = (visual, width, wrapped)
+        return wrapped
+
+    def render(self):
+        wrapped = self._lines(self._wrap_width or self.content_size.width)
+        return self.visual if wrapped is None else wrapped.content
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        wrapped = self._lines(self._wrap_width or self.content_size.width)
+        if (wrapped is None or width <= 0 or not wrapped.fits or self.text_selection is not None
+                or not self._plain_rules() or self.styles.content_align != ("left", "top")):
+            if self._whole_stale:  # the whole render is older than the lines drawn since
+                self._whole_stale = False
+                self._dirty_regions.add(self.size.region)
+            return super().render_line(y)
+        style = self.visual_style
+        drawn_for, drawn_width, drawn_style = self._strips_for
+        if self._dirty_regions or drawn_for is not wrapped or drawn_width != width \
+                or drawn_style != style:  # refreshed, or other lines: draw afresh
+            self._dirty_regions.clear()
+            self._strips, self._strips_for, self._whole_stale = {}, (wrapped, width, style), True
+        strip = self._strips.get(y)
+        if strip is None:
+            if y >= len(wrapped.lines):
+                strip = Strip.blank(width, style.rich_style)
+            else:  # the very call the whole render makes, for this line alone
+                strip = Visual.to_strips(self, wrapped.lines[y], width, None, style)[0]
+            self._strips[y] = strip
+        return strip
+
+
+class Wrapped(NamedTuple):
+    content: Content  # the lines joined by newlines
+    lines: list[Content]
+    fits: bool  # every line fits the width (the overflow of a space run may not)
+
+
+def wrap_lines(content: Content, width: int) -> Wrapped:
+    """``content`` broken into lines where :func:`line_ranges` says, styles kept."""
+    ranges = line_ranges(content.plain, width)
+    cuts = sorted({offset for pair in ranges for offset in pair} - {0, len(content.plain)})
+    pieces = content.divide(cuts)
+    starts = {start: piece for start, piece in zip([0, *cuts], pieces)}
+    lines = [starts[s] if e > s else Content("") for s, e in ranges]
+    return Wrapped(Content("\n").join(lines), lines,
+                   all(line.cell_length <= width for line in lines))

@@ -19,12 +19,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
 from interviewer.grading.grade import MARK
-from interviewer.practice.drill import RetakeDiff, retake_diff
 from interviewer.sessions.timer import Clock, Countdown, marks_crossed
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
 
 if TYPE_CHECKING:
     from interviewer.grading.grade import Grade, PointResult
+    from interviewer.practice.drill import RetakeDiff
     from interviewer.sessions.interview import Attempt, Interview
     from interviewer.tui.app import InterviewApp
 
@@ -253,6 +253,8 @@ class InterviewScreen(Screen):
         previous = self.app_.previous_grade(index)
         diff_line.display = previous is not None
         if previous is not None:
+            from interviewer.practice.drill import retake_diff  # not needed for the first frame
+
             diff_line.update(retake_line(retake_diff(previous, grade)))
         self.query_one("#points-text", Static).update(
             points_view(grade, self.numbers, probed, self._sources()))

@@ -15,7 +15,7 @@ from interviewer.content.bank import Bank, combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
 from interviewer.sessions.plan import SetupChoices, make_plan
-from interviewer.tui.widgets import CheckList
+from interviewer.tui.checklist import CheckList
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewApp

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from interviewer.sessions.score import RULE as SCORE_RULE
 from interviewer.sessions.score import format_score
 from interviewer.sessions.timer import format_clock
+from interviewer.sessions.timer import format_elapsed
 from interviewer.tui.widgets import score_bar
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class SummaryScreen(Screen):
         bar = f"  {score_bar(total)}" if total is not None else ""
         yield Header()
         yield Static(f"Interview complete · overall {format_score(total)}{bar}  · "
-                     f"time {format_clock(self.interview.total_time())}", id="score",
+                     f"time {format_elapsed(self.interview.total_time())}", id="score",
                      markup=False)
         yield Static(f"Overall: {SCORE_RULE}.", id="score-rule", markup=False)
         with VerticalScroll(id="summary"):
@@ -87,7 +88,7 @@ class SummaryScreen(Screen):
                     score += f" ({a.score_with_probing:.0%})"  # with what the follow-ups drew out
             label = a.question.text + (" (retake)" if a.retry_of is not None else "")
             # cells given as Content are never parsed as markup
-            table.add_row(str(n), score, format_clock(int(a.time_used)), Content(label),
+            table.add_row(str(n), score, format_elapsed(a.time_used), Content(label),
                           key=str(n - 1))
         if table.row_count:
             table.move_cursor(row=min(cursor, table.row_count - 1))
