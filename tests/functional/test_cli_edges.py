@@ -3,7 +3,7 @@ to do, exit code 2, no traceback, nothing silently ignored."""
 
 from __future__ import annotations
 
-import sqlite3
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +110,46 @@ def test_an_output_in_a_place_that_cannot_be_written_says_what_to_do(tmp_path: P
     line = _one_line(err)
     assert code == 2 and str(target) in line and "cannot be written" in line
     assert "write it elsewhere" in line
+
+
+def test_a_rubric_of_another_bank_is_neither_used_nor_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "rubrics").mkdir()
+    bank = tmp_path / "llm-systems-en.md"
+    bank.write_bytes((ROOT / "bank" / "llm-systems-en.md").read_bytes())
+    other = (ROOT / "rubrics" / "ai-infra-zh.yaml").read_bytes()
+    rubric = tmp_path / "rubrics" / "llm-systems-en.yaml"
+    rubric.write_bytes(other)
+    answer = tmp_path / "answer.txt"
+    answer.write_text("Keys and values are cached.\n", encoding="utf-8")
+    code, _, err = run_cli("grade", "--bank", str(bank), "--question", "kv-cache",
+                           "--answer-file", str(answer))
+    line = _one_line(err)
+    assert code == 2 and str(rubric) in line and "rubric is for bank 'ai-infra-zh'" in line
+    assert "--force" in line  # what to do
+    code, _, err = run_cli("rubric", "build", str(bank))
+    line = _one_line(err)
+    assert code == 2 and str(rubric) in line and "ai-infra-zh" in line and "--force" in line
+    assert rubric.read_bytes() == other
+    code, _, err = run_cli("rubric", "build", str(bank), "--force")
+    assert code == 0 and "dropped" not in err
+    assert b"bank: llm-systems-en" in rubric.read_bytes()
+
+
+def test_a_path_through_a_file_says_what_to_check(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x\n", encoding="utf-8")
+    through = tmp_path / "notes.txt" / "bank.md"
+    code, _, err = run_cli("bank", "validate", str(through))
+    line = _one_line(err)
+    assert code == 2 and str(through) in line and "check the path" in line
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
+                    reason="root reads files whatever their mode")
+def test_an_unreadable_file_says_to_make_it_readable(tmp_path: Path) -> None:
+    locked = tmp_path / "bank.md"
+    locked.write_bytes((ROOT / "bank" / "llm-systems-en.md").read_bytes())
+    locked.chmod(0)
+    code, _, err = run_cli("bank", "validate", str(locked))
+    line = _one_line(err)
+    assert code == 2 and str(locked) in line and "permission denied" in line
+    assert "chmod" in line
