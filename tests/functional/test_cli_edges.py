@@ -153,3 +153,11 @@ def test_an_unreadable_file_says_to_make_it_readable(tmp_path: Path) -> None:
     line = _one_line(err)
     assert code == 2 and str(locked) in line and "permission denied" in line
     assert "chmod" in line
+
+
+@pytest.mark.parametrize("flag", ["--time-limit", "--total-time"])
+def test_a_negative_duration_is_read_as_a_value_and_refused(flag: str) -> None:
+    code, _, err = run_cli("run", flag, "-5m")
+    line = _one_line(err)
+    assert code == 2 and flag in line and "expected one argument" not in line
+    assert "-5m" in line or "more than 0" in line
