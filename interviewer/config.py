@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from interviewer.errors import ConfigError
-from interviewer.paths import config_dir, data_dir
+from interviewer.paths import HOME_ENV, config_dir, data_dir
 
 DEFAULT_BANK = "ai-infra-zh"
 DEFAULT_MODEL = "default"
@@ -182,7 +182,12 @@ def discover_settings(env: Mapping[str, str] | None = None,
                       overrides: Mapping[str, Any] | None = None) -> Settings:
     """The one place settings come from; CLI and tests both call it."""
     env = dict(os.environ if env is None else env)
-    path = config_dir(env) / "config.toml"
+    home = config_dir(env)
+    if home.exists() and not home.is_dir():
+        where = f"{HOME_ENV}={home}" if env.get(HOME_ENV) else str(home)
+        raise ConfigError(f"{where} is not a directory",
+                          hint="point it at a folder, which is created when missing")
+    path = home / "config.toml"
     values: dict[str, Any] = {}
     llm: dict[str, Any] = {}
     data = _read_config(path)

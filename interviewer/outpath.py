@@ -12,6 +12,8 @@ from pathlib import Path
 
 from interviewer.errors import InputError
 
+ELSEWHERE = "write it elsewhere, in a folder you can write to"
+
 
 def check_writable(path: Path, *, make_parents: bool = False) -> Path:
     """Raise one :class:`InputError` line unless ``path`` can be written as a file.
@@ -37,7 +39,8 @@ def check_writable(path: Path, *, make_parents: bool = False) -> Path:
         with tempfile.TemporaryFile(dir=parent):
             pass
     except OSError as exc:
-        raise InputError(f"cannot be written: {exc.strerror or exc}", path=path) from None
+        raise InputError(f"cannot be written: {exc.strerror or exc}", path=path,
+                         hint=ELSEWHERE) from None
     if path.exists() and not os.access(path, os.W_OK):
-        raise InputError("cannot be written: permission denied", path=path)
+        raise InputError("cannot be written: permission denied", path=path, hint=ELSEWHERE)
     return path

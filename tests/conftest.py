@@ -15,6 +15,17 @@ DATA = Path(__file__).resolve().parent / "data"
 SEED = DATA / "seed" / "000_3983cb1c15a6fa22.txt"
 
 
+INTEGRATION = Path(__file__).resolve().parent / "integration"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Everything under tests/integration/ is an integration test, whatever its own marks:
+    ``-m integration`` selects the folder, ``-m "not integration"`` leaves it out."""
+    for item in items:
+        if INTEGRATION in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.integration)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Tests never read or write the developer's real config or data."""

@@ -11,7 +11,7 @@ from interviewer.content.bank import load_bank, render_bank
 from interviewer.cli.common import EXIT_USAGE, Context, Parser, catalog
 from interviewer.cli.registry import command
 from interviewer.errors import InputError, InterviewerError
-from interviewer.content.importers.detect import FORMATS as IMPORT_FORMATS
+from interviewer.content.import_formats import FORMATS as IMPORT_FORMATS
 from interviewer.outpath import check_writable
 
 
@@ -112,8 +112,10 @@ def bank_export(ctx: Context, args: argparse.Namespace) -> int:
     if b.parts:
         raise InputError(f"'{args.bank}' combines banks; export one bank at a time")
     target = Path(args.out) if args.out and args.out != "-" else None
-    if target is not None and target.exists() and not args.force:
-        raise InputError("file exists; not overwriting", path=target, hint="use --force")
+    if target is not None:
+        check_writable(target)  # a directory or an unwritable place, before "file exists"
+        if target.exists() and not args.force:
+            raise InputError("file exists; not overwriting", path=target, hint="use --force")
     missed = _missed_points(ctx, b) if args.missed else None
     if missed is not None:
         b = replace(b, questions=tuple(q for q in b.questions if q.id in missed))
@@ -124,7 +126,6 @@ def bank_export(ctx: Context, args: argparse.Namespace) -> int:
     if target is None:
         ctx.out.write(text)
         return 0
-    check_writable(target)
     target.write_text(text, encoding="utf-8")
     ctx.err.write(f"wrote {target}: {len(b.questions)} questions ({args.format})\n")
     return 0

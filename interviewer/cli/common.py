@@ -5,6 +5,7 @@ skipped or moved)."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -29,6 +30,11 @@ class Context:
 
 class Parser(argparse.ArgumentParser):
     """argparse with a one-line error instead of the usage dump."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # "-5m" after --time-limit is a (bad) value to refuse, not an unknown option
+        self._negative_number_matcher = re.compile(r"^-\d")
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_USAGE, for_terminal(f"{self.prog}: error: {message} "

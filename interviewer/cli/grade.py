@@ -19,7 +19,7 @@ from interviewer.outpath import check_writable
 def _arguments(grade: argparse.ArgumentParser) -> None:
     grade.add_argument("--rubric", help="rubric file or bank id (batch mode)")
     grade.add_argument("--answers", type=Path, help="JSONL: {id, question_id, answer} per line")
-    grade.add_argument("--out", type=Path, help="JSONL output (default: stdout)")
+    grade.add_argument("--out", type=Path, help="JSONL output of a batch (default: stdout)")
     grade.add_argument("--bank", help="bank id or path (single-answer mode)")
     grade.add_argument("--question", help="question id (single-answer mode)")
     grade.add_argument("--answer-file", type=Path, help="the answer text (single-answer mode)")
@@ -79,6 +79,9 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
         err.write(f"interviewer: {capped}\n")
     rubric = _resolve_rubric(settings, args.rubric, err)
     parsed = parse_batch(read_text(args.answers, InputError), rubric)
+    if not parsed:
+        raise InputError("no answers in this file", path=args.answers,
+                         hint='one JSON object per line: {"id": …, "question_id": …, "answer": …}')
     done = run_batch(parsed, rubric, answers=args.answers, out=args.out, resume=args.resume,
                      jobs=jobs, stdout=ctx.out, err=err, settings=settings,
                      make_grader=factory.make_grader,
@@ -104,6 +107,13 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
 def grade_one(ctx: Context, args: argparse.Namespace) -> int:
     from interviewer.content.bank_rubric import rubric_for_bank
 
+    batch_only = [f for f, v in (("--out", args.out), ("--report", args.report),
+                                 ("--resume", args.resume), ("--jobs", args.jobs != 1),
+                                 ("--force-jobs", args.force_jobs)) if v]
+    if batch_only:
+        raise InputError(f"{', '.join(batch_only)} is for a batch (--rubric R --answers A.jsonl)",
+                         hint="one answer's grade goes to stdout: add --json and redirect it, "
+                              "e.g. > graded.json")
     missing = [f for f, v in (("--bank", args.bank), ("--question", args.question),
                               ("--answer-file", args.answer_file)) if not v]
     if missing:

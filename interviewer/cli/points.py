@@ -23,7 +23,7 @@ def points(ctx: Context, args: argparse.Namespace) -> int:
 
     from interviewer.practice.drill import due_points, mastery, point_statuses
     from interviewer.content.bank_rubric import rubric_for_bank
-    from interviewer.sessions.locking import NotSavedError
+    from interviewer.sessions.locking import NotSavedError, locked_error
 
     settings, out = ctx.settings, ctx.out
     bank = catalog(settings, ctx.err).resolve(settings.bank)
@@ -38,6 +38,8 @@ def points(ctx: Context, args: argparse.Namespace) -> int:
             raise InputError(f"no point {', '.join(unknown)} in bank '{bank.id}'")
         for pid in args.point_ids:
             store.set_suspended(bank.id, pid, args.action == "suspend")
+            if store.last_locked:
+                raise locked_error(store.path)
             if not store.persistent or store.last_error:
                 why = store.last_error or f"{settings.data_dir} cannot be written"
                 raise NotSavedError(f"could not {args.action} {pid}: not saved ({why})")

@@ -49,6 +49,12 @@ def rubric_build(ctx: Context, args: argparse.Namespace) -> int:
         except RubricError:
             if not args.force:
                 raise
+    if existing is not None and existing.bank != bank.id:  # not this bank's points to keep
+        if not args.force:
+            raise RubricError(f"rubric is for bank '{existing.bank}', not '{bank.id}'; "
+                              "not overwriting", path=target,
+                              hint="move it away, write elsewhere with -o, or use --force")
+        existing = None
     if args.llm:
         return _build_llm(settings, bank, existing, target, args, err)
     report = build_rubric(bank, existing, force=args.force)

@@ -85,8 +85,11 @@ def read_text(path: Path, error: type[BankError] = BankError) -> str:
         raise error("file not found", path=path, hint="check the path") from None
     except IsADirectoryError:
         raise error("is a directory, expected a file", path=path) from None
+    except PermissionError:
+        raise error("cannot read file: permission denied", path=path,
+                    hint="make it readable (chmod u+r) or read a copy") from None
     except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror}", path=path) from None
+        raise error(f"cannot read file: {exc.strerror}", path=path, hint="check the path") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

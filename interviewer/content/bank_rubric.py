@@ -61,7 +61,9 @@ def rubric_for_bank(bank: Bank, rubric_path: Path | None = None) -> LoadedRubric
         return LoadedRubric(fresh, [note])
     rubric = load_rubric(path)
     if rubric.bank != bank.id:
-        raise RubricError(f"rubric is for bank '{rubric.bank}', not '{bank.id}'", path=path)
+        raise RubricError(f"rubric is for bank '{rubric.bank}', not '{bank.id}'", path=path,
+                          hint=f"move it away, or replace it with 'interviewer rubric build "
+                               f"{bank.id} --force'")
     warnings = stale_warnings(rubric, bank)
     missing = [q for q in bank.questions if not rubric.has_question(q.id)]
     if missing:

@@ -82,7 +82,7 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
             "score": round(a.grade.score, 4) if a.grade else None,
             "time_used_s": round(a.time_used, 1),
             "auto_submitted": a.auto_submitted,
-            "score_with_followups": round(a.score_with_probing, 4) if a.followups else None,
+            "score_with_followups": round(a.score_with_followups, 4) if a.followups else None,
             "points": [{"id": p.point_id, "text": p.text, "group": p.group,
                         "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason,
                         "after_followup": a.probed_verdicts().get(p.point_id),
@@ -169,9 +169,9 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
                 continue
         else:
             score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
-            probed = (f" · with follow-ups {q['score_with_followups']:.0%}"
-                      if q["score_with_followups"] is not None else "")
-            lines += [f"Score: {score}{probed} · time used {_clock(q['time_used_s'])}"
+            with_followups = (f" · with follow-ups {q['score_with_followups']:.0%}"
+                              if q["score_with_followups"] is not None else "")
+            lines += [f"Score: {score}{with_followups} · time used {_clock(q['time_used_s'])}"
                       + (" · submitted when time ran out" if q["auto_submitted"] else ""), ""]
         lines += ["**Answer**", "", "```text", q["answer"].replace("```", "ʼʼʼ"), "```", ""]
         if q["points"]:
@@ -274,9 +274,9 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
         else:
             score = f"{q['score']:.0%}" if q["score"] is not None else "not graded"
             late = " · submitted when time ran out" if q["auto_submitted"] else ""
-            probed = (f" · with follow-ups {q['score_with_followups']:.0%}"
-                      if q["score_with_followups"] is not None else "")
-            out.append(f'<p><span class="score">Score: {_e(score)}{_e(probed)}</span> · time used '
+            with_followups = (f" · with follow-ups {q['score_with_followups']:.0%}"
+                              if q["score_with_followups"] is not None else "")
+            out.append(f'<p><span class="score">Score: {_e(score)}{_e(with_followups)}</span> · time used '
                        f"{_e(_clock(q['time_used_s']))}{_e(late)}</p>")
         if q["answer"].strip():
             out.append(f'<pre class="answer">{_e(q["answer"])}</pre>')

@@ -92,14 +92,18 @@ class Attempt:
         return {k: v for k, v in better.items() if CREDIT[v] > CREDIT[base.get(k, "missed")]}
 
     @property
-    def score_with_probing(self) -> float:
-        """The score counting what the follow-ups drew out (kept apart from ``score``)."""
+    def score_with_followups(self) -> float:
+        """The score counting what the follow-ups drew out (kept apart from ``score``); the
+        reports' ``score_with_followups``."""
         if self.grade is None:
             return 0.0
-        probed = self.probed_verdicts()
+        drawn_out = self.probed_verdicts()
         total = sum(p.weight for p in self.grade.points)
-        credit = sum(p.weight * CREDIT[probed.get(p.point_id, p.verdict)] for p in self.grade.points)
+        credit = sum(p.weight * CREDIT[drawn_out.get(p.point_id, p.verdict)]
+                     for p in self.grade.points)
         return credit / total if total else 0.0
+
+    score_with_probing = score_with_followups  # alias: the old name, still read by the TUI
 
     @property
     def followup_pending(self) -> bool:

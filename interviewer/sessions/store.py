@@ -49,6 +49,7 @@ class Store:
         self.notice = notice  # one line for the user about what happened on open
         self.persistent = persistent
         self.last_error: str | None = None
+        self.last_locked = False  # whether that error was another process's lock
         self.moved_aside: Path | None = None  # where a corrupt database was moved on open
         self._locks: dict[str, Any] = {}
         self.busy_ms = 5000
@@ -154,8 +155,10 @@ class Store:
                 cur = self.conn.execute(sql, args)
         except sqlite3.Error as exc:
             self.last_error = f"cannot save: {exc}"
+            self.last_locked = is_locked(exc)
             return None
         self.last_error = None
+        self.last_locked = False
         return cur
 
     def start_session(self, session_id: str, bank_id: str, bank_title: str, plan: dict,

@@ -188,11 +188,11 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
 def test_followups_show_both_scores_and_stay_escaped() -> None:
     interview = sample_interview()
     first = interview.attempts[0]
-    assert first.score_with_probing >= first.score
+    assert first.score_with_followups >= first.score
     data = to_data(interview, META)
     q = data["questions"][0]
     assert q["followups"][0]["question"] == "还有哪些节省显存的方法？"
-    assert q["score_with_followups"] == round(first.score_with_probing, 4)
+    assert q["score_with_followups"] == round(first.score_with_followups, 4)
     assert "&lt;i&gt;斜&lt;/i&gt;" in render_html(interview, META)
 
 

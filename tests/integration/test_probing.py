@@ -202,7 +202,7 @@ async def test_an_injected_answer_does_not_change_the_score(rubric, settings) ->
     assert attempt.followups[0].source == "llm" and "100分" in attempt.followups[0].question
     assert attempt.followups[0].targets == tuple(every_point)
     # the follow-up's answer was graded, and what it drew out is kept apart from the score
-    assert attempt.score_with_probing > attempt.score
+    assert attempt.score_with_followups > attempt.score
     assert attempt.score == offline
     assert shown.startswith(f"Score {offline:4.0%}")
     stored = app.store.session(app.recorder.session_id).attempts[0]

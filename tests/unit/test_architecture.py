@@ -73,3 +73,24 @@ def test_building_the_app_imports_no_model_code_nor_numpy() -> None:
         " if m in sys.modules])"
     )
     assert _run(code) == "[]"
+
+
+def test_the_cli_starts_without_the_importers() -> None:
+    """``interviewer --help`` and ``interviewer run`` only need the importers' format names,
+    a constant; the importers themselves load when ``bank import`` runs."""
+    code = ("import sys\nfrom interviewer.cli.main import build_parser\n"
+            "build_parser().parse_args(['run', '--count', '1'])\n"
+            "from interviewer.content.import_formats import FORMATS\n"
+            "print(sorted(m for m in sys.modules if m.startswith('interviewer.content.importers')))")
+    assert _run(code) == "[]"
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "interviewer", "--help"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0 and "bank" in proc.stdout
+    assert "interviewer.content.importers" not in proc.stderr
+
+
+def test_the_importers_use_the_same_format_names() -> None:
+    from interviewer.content import importers
+    from interviewer.content.import_formats import FORMATS
+
+    assert importers.FORMATS is FORMATS

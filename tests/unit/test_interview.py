@@ -59,3 +59,22 @@ def test_a_partial_answer_in_the_follow_up_also_counts_as_drawn_out() -> None:
 ])
 def test_each_missed_point_is_described_in_one_line(missed: MissedPoint, line: str) -> None:
     assert missed.describe() == line
+
+
+def test_the_score_counting_follow_ups_has_the_reports_name() -> None:
+    attempt = _attempt("q1", followup={"a": "covered"}, a="missed", b="covered")
+    assert attempt.score == 0.0 and attempt.score_with_followups == 1.0
+    plain = _attempt("q1", a="missed", b="covered")
+    assert plain.score_with_followups == 0.5
+
+
+def test_core_code_uses_the_follow_up_name_for_that_score() -> None:
+    from conftest import ROOT
+
+    for path in (ROOT / "interviewer").rglob("*.py"):
+        if "tui" in path.relative_to(ROOT / "interviewer").parts:
+            continue  # the terminal UI reads it through the old name's alias
+        text = path.read_text(encoding="utf-8")
+        uses = [line for line in text.splitlines()
+                if "score_with_probing" in line and "alias" not in line]
+        assert uses == [], path

@@ -6,11 +6,10 @@ import re
 from pathlib import Path
 
 from interviewer.content.bank import _PLAIN_Q
+from interviewer.content.import_formats import FORMATS
 from interviewer.errors import BankError
 from interviewer.content.importers.markdown_common import label_of
 
-FORMATS = ("bank", "markdown", "markdown-folder", "csv", "tsv", "json", "jsonl", "anki-text",
-           "anki-apkg", "plain")
 _BANK_HEADING = re.compile(r"^##\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*[:：]", re.MULTILINE)
 _ANKI_HEADER = re.compile(r"^#(?:separator|html|tags column|deck column|notetype column|"
                           r"guid column|columns):", re.MULTILINE)
