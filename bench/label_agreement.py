@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.encoders.backends import USEEmbedder
 from interviewer.grading.features import FEATURES

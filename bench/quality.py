@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interviewer.content.bank import BankCatalog  # noqa: E402
+from interviewer.content.catalog import BankCatalog  # noqa: E402
 from interviewer.grading.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
 from interviewer.grading.evaluation import AnswerOutcome, Report, report  # noqa: E402
 from interviewer.grading.features import FEATURES  # noqa: E402

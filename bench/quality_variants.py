@@ -31,7 +31,7 @@ import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
 from interviewer.grading.grader import grader as grading
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.grading.encoders.backends import CachingEmbedder, USEEmbedder
 from interviewer.grading.evaluation import AnswerOutcome, report

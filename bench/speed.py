@@ -44,7 +44,7 @@ def typical_answers() -> list[tuple[str, str, str]]:
 
 
 def bench_grading(repeats: int) -> dict:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.grading.encoders.backends import make_embedder
     from interviewer.factory import build_grader
     from interviewer.content.bank_rubric import rubric_for_bank
@@ -167,7 +167,7 @@ def bench_rss(home: str) -> dict:
 
 
 def bench_rubric_build() -> dict:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.content.extract import build_rubric
 
     out = {}

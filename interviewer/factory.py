@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.config import Settings
     from interviewer.grading.deferred import DeferredGrader
     from interviewer.grading.encoders.backends import Embedder
@@ -37,7 +37,7 @@ def calibration_file(settings: Settings) -> Path:
 
 def make_catalog(settings: Settings, warn: Callable[[str], None] | None = None) -> BankCatalog:
     """The banks of the configured directories; ``warn`` hears of a file skipped or shadowed."""
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
 
     return BankCatalog(settings.bank_dirs, warn=warn)
 

@@ -78,7 +78,7 @@ def _end_tmux() -> None:
 
 def banks():
     from conftest import ROOT
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
 
     return BankCatalog([ROOT / "bank"]).banks()
 
@@ -147,7 +147,7 @@ def stored_session(home, answers: tuple[str, ...] = ("混合精度训练（FP16/
     as the TUI would leave it: (session id, the first question's text, its grade)."""
     from conftest import ROOT
     from fakes import BigramEmbedder
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.grading.calibration import Scorer
     from interviewer.grading.grader import Grader
     from interviewer.sessions.interview import Interview

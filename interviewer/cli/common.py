@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from interviewer import factory
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.config import Settings, parse_duration
 from interviewer.terminal import SafeStream, for_terminal
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from interviewer.content.bank import Bank, qualified_id
+from interviewer.content.bank import Bank
+
+from interviewer.content.catalog import qualified_id
 from interviewer.content.extract import build_rubric, rubric_for_question
 from interviewer.content.rubric import QuestionRubric, Rubric, load_rubric, sha256_text
 from interviewer.errors import RubricError
@@ -48,7 +50,7 @@ def _combined_rubric(bank: Bank) -> LoadedRubric:
 def rubric_for_bank(bank: Bank, rubric_path: Path | None = None) -> LoadedRubric:
     """The bank's rubric file, checked against the bank; missing parts are extracted on the fly.
 
-    A combined bank (:func:`interviewer.content.bank.combine_banks`) gets its banks' own rubrics,
+    A combined bank (:func:`interviewer.content.catalog.combine_banks`) gets its banks' own rubrics,
     with question and point ids prefixed by their bank's id as its questions are.
     """
     if bank.parts:

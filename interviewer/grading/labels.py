@@ -18,7 +18,9 @@ from typing import TextIO
 
 import numpy as np
 
-from interviewer.content.bank import BankCatalog, read_text
+from interviewer.content.catalog import BankCatalog
+
+from interviewer.content.bank import read_text
 from interviewer.errors import InputError
 
 ALLOWED = (0, 0.5, 1)

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from interviewer.content.bank import Bank, BankCatalog, Question
+from interviewer.content.bank import Bank, Question
+
+from interviewer.content.catalog import BankCatalog
 from interviewer.sessions.drafts import DraftSaver, side_drafts
 from interviewer.errors import InterviewerError
 from interviewer.grading.grade import Grade

@@ -22,7 +22,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from interviewer import factory
-from interviewer.content.bank import Bank, combine_banks, combined_ids
+from interviewer.content.bank import Bank
+from interviewer.content.catalog import combine_banks, combined_ids
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grading.grade import AnswerGrader, Grade

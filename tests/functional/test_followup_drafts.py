@@ -15,7 +15,7 @@ from textual.widgets import Static, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.sessions.store import Store
@@ -33,7 +33,7 @@ KILLED_IN_FOLLOWUP = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, {tests!r})
     from fakes import BigramEmbedder
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.grading.calibration import Scorer
     from interviewer.config import discover_settings
     from interviewer.grading.grader import Grader

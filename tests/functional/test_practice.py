@@ -10,7 +10,7 @@ from textual.widgets import Static, Switch, TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.practice.drill import (

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DATA, ROOT
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.sessions.interview import FollowUpRound, Interview

@@ -61,7 +61,7 @@ def test_cli_resume_when_the_bank_is_gone_is_one_line_and_exit_2(isolated_home: 
 
 
 async def test_tui_resume_when_the_bank_is_gone_shows_setup_and_says_why(settings) -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.store import Store
     from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app

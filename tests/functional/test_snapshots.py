@@ -9,7 +9,7 @@ from textual.widgets import TextArea
 
 from conftest import ROOT
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.sessions.plan import SetupChoices, make_plan

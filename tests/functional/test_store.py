@@ -74,7 +74,7 @@ import asyncio, sys, time
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.config import discover_settings
 from interviewer.grading.grader import Grader
@@ -221,7 +221,7 @@ def test_sigkill_while_typing_then_resume_restores_draft_question_and_time(tmp_p
     assert row.attempts[0].score is not None
     assert row.attempts[1].time_used == pytest.approx(100, abs=1)
 
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.recorder import interview_from_session
 
     interview = interview_from_session(row, BankCatalog([ROOT / "bank"]))

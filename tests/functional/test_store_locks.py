@@ -161,7 +161,7 @@ def test_resume_refuses_a_session_open_elsewhere_in_one_line(tmp_path: Path) -> 
 
 
 def test_a_session_held_by_another_process_is_not_taken_over(tmp_path: Path) -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.recorder import Recorder, interview_from_session
 
     _interrupted_session(tmp_path)

@@ -17,7 +17,7 @@ from helpers import wait_for
 
 
 def _session_with_limits(home: Path, time_limit, total_limit) -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
     from interviewer.content.bank_rubric import rubric_for_bank
@@ -40,7 +40,7 @@ def _session_with_limits(home: Path, time_limit, total_limit) -> None:
 @pytest.mark.parametrize("limit", [float("inf"), float("nan"), -5, 0])
 def test_an_unusable_stored_limit_reads_back_as_untimed(isolated_home: Path, limit) -> None:
     from interviewer.sessions.recorder import interview_from_session
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.store import Store
 
     _session_with_limits(isolated_home, limit, limit)
@@ -52,7 +52,7 @@ def test_an_unusable_stored_limit_reads_back_as_untimed(isolated_home: Path, lim
 async def test_resuming_a_session_stored_with_an_infinite_limit_does_not_crash(settings) -> None:
     from textual.widgets import TextArea
 
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.store import Store
     from interviewer.sessions.timer import ManualClock
     from interviewer.tui.app import make_app

@@ -63,7 +63,7 @@ def test_an_error_echoing_an_id_shows_its_control_bytes_as_escapes(tmp_path: Pat
 
 
 def test_a_report_to_stdout_shows_control_bytes_as_escapes(isolated_home: Path) -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.sessions.interview import Interview
     from interviewer.sessions.recorder import Recorder
     from interviewer.content.bank_rubric import rubric_for_bank

@@ -8,7 +8,7 @@ import threading
 from textual.widgets import DataTable, Input, Static, TextArea
 
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.grader import Grader
 from interviewer.sessions.plan import SetupChoices, make_plan

@@ -20,7 +20,7 @@ from conftest import ROOT
 from fakes import BigramEmbedder
 from helpers import wait_for
 from llm_server import ChatServer, Reply
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
 from interviewer.grading.grader import Grader
@@ -69,10 +69,10 @@ from dataclasses import replace
 from pathlib import Path
 sys.path[:0] = [{root!r}, {tests!r}]
 from fakes import BigramEmbedder
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from helpers import wait_for
-from interviewer.content.bank import BankCatalog
+from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings, discover_settings
 from interviewer.grading.grader import Grader

@@ -85,7 +85,7 @@ def _text(tmp_path: Path, text: str) -> Path:
 def test_the_llm_gets_the_credentials_and_no_session_or_report_keeps_them(
         tmp_path: Path, isolated_home: Path) -> None:
     from fakes import BigramEmbedder
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.grading.calibration import Scorer
     from interviewer.config import LLMSettings
     from interviewer.grading.grader import Grader

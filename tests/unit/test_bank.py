@@ -5,13 +5,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA, ROOT, SEED
-from interviewer.content.bank import (
-    BankCatalog,
-    import_plaintext,
-    load_bank,
-    parse_bank,
-    render_bank,
-)
+from interviewer.content.catalog import BankCatalog
+from interviewer.content.bank import import_plaintext, load_bank, parse_bank, render_bank
 from interviewer.errors import BankError
 from interviewer.content.language import language_of
 
@@ -149,7 +144,7 @@ def test_catalog_resolves_ids_and_paths(tmp_path: Path) -> None:
 
 
 def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
-    from interviewer.content.bank import BankCatalog, combine_banks
+    from interviewer.content.catalog import BankCatalog, combine_banks
     from interviewer.content.bank_rubric import rubric_for_bank
 
     catalog = BankCatalog([ROOT / "bank"])
@@ -172,7 +167,7 @@ def test_one_interview_over_several_banks_keeps_their_questions_apart() -> None:
 
 
 def test_a_path_with_a_plus_in_it_is_a_path(tmp_path: Path) -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
 
     src = (ROOT / "bank" / "llm-systems-en.md").read_text(encoding="utf-8")
     (tmp_path / "c++.md").write_text(src, encoding="utf-8")

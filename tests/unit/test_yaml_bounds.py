@@ -110,7 +110,7 @@ def test_an_oversized_rubric_is_refused_naming_the_file(tmp_path: Path) -> None:
 
 
 def test_shipped_banks_and_rubrics_still_load() -> None:
-    from interviewer.content.bank import BankCatalog
+    from interviewer.content.catalog import BankCatalog
     from interviewer.content.bank_rubric import rubric_for_bank
 
     for bank in BankCatalog([ROOT / "bank"]).banks():

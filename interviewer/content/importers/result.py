@@ -13,16 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interviewer.content.bank import (
-    _FENCE,
-    DIFFICULTIES,
-    ID_RE,
-    Bank,
-    Question,
-    close_fences,
-    slugify,
-    trim_lines,
-)
+from interviewer.content.bank import _FENCE, DIFFICULTIES, ID_RE, Bank, Question, close_fences, slugify, trim_lines
 from interviewer.errors import BankError
 from interviewer.content.language import language_of
 

@@ -11,7 +11,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Static, Switch
 
-from interviewer.content.bank import Bank, combine_banks, combined_ids
+from interviewer.content.bank import Bank
+
+from interviewer.content.catalog import combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
 from interviewer.sessions.plan import SetupChoices, make_plan
