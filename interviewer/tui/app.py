@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from interviewer.bank import Bank, combine_banks, combined_ids
+from interviewer.bank import Bank, BankCatalog
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
 from interviewer.grades import AnswerGrader, Grade
@@ -194,7 +194,7 @@ class InterviewApp(App[int]):
                                        f"{started} UTC ({where})?"), decide)
 
     def resume_session(self, row: SessionRow) -> None:
-        interview = interview_from_session(row, _Banks(self.banks),  # type: ignore[arg-type]
+        interview = interview_from_session(row, BankCatalog.of(self.banks),
                                            self.store.path.parent if self.store.path else None)
         if not interview.rubric.questions:
             if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
@@ -634,21 +634,6 @@ class InterviewApp(App[int]):
             yield SystemCommand("Export report", "Write HTML and Markdown reports", self.export_report)
         if self.interview is not None:
             yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)
-
-
-class _Banks:
-    """The app's banks, looked up by id the way a BankCatalog would."""
-
-    def __init__(self, banks: list[Bank]) -> None:
-        self._by_id = {b.id: b for b in banks}
-
-    def resolve(self, ref: str) -> Bank:
-        parts = combined_ids(ref)
-        if parts:
-            return combine_banks([self.resolve(part) for part in parts])
-        if ref not in self._by_id:
-            raise InterviewerError(f"no bank with id '{ref}'")
-        return self._by_id[ref]
 
 
 def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
