@@ -665,23 +665,18 @@ def cmd_followup(settings: Settings, args: argparse.Namespace, out: TextIO, err:
 
 def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
                 total_limit: float | None = None):
-    from datetime import datetime, timezone
-
-    from interviewer.practice import drill_questions, point_statuses
-    from interviewer.rubric import rubric_for_bank
-    from interviewer.session import InterviewPlan
+    from interviewer.practice import drill_plan
 
     store = _open_store(settings, err)
     try:
-        statuses = point_statuses(store, bank, rubric_for_bank(bank).rubric)
+        plan = drill_plan(store, bank, count, time_limit=settings.time_limit,
+                          total_limit=total_limit, followups=settings.llm.enabled)
     finally:
         store.close()
-    questions = drill_questions(bank, statuses, datetime.now(timezone.utc), count)
-    if not any(s.reviews for s in statuses):
+    if plan is None:
         raise InputError(f"nothing to drill in bank '{bank.id}' yet",
                          hint="answer some questions first: 'interviewer run'")
-    return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=settings.time_limit,
-                         total_limit=total_limit, followups=settings.llm.enabled)
+    return plan
 
 
 def cmd_drill(settings: Settings, args: argparse.Namespace, err: TextIO) -> int:

@@ -12,7 +12,8 @@ from datetime import datetime, timezone
 
 from interviewer.bank import Bank, Question
 from interviewer.grades import Grade
-from interviewer.rubric import Rubric
+from interviewer.rubric import Rubric, rubric_for_bank
+from interviewer.session import InterviewPlan
 from interviewer.srs import PointState, Review, mastered, schedule
 from interviewer.store import Store
 
@@ -84,6 +85,19 @@ def drill_questions(bank: Bank, statuses: list[PointStatus], now: datetime,
 
     ordered = sorted((q for q in bank.questions if by_q.get(q.id)), key=key)
     return ordered[:count] if count else ordered
+
+
+def drill_plan(store: Store, bank: Bank, count: int | None, *, time_limit: float | None,
+               total_limit: float | None, followups: bool,
+               now: datetime | None = None) -> InterviewPlan | None:
+    """The interview of a drill: the questions :func:`drill_questions` picks from the stored
+    reviews. None when nothing in the bank was ever reviewed (nothing to drill yet)."""
+    statuses = point_statuses(store, bank, rubric_for_bank(bank).rubric)
+    if not any(s.reviews for s in statuses):
+        return None
+    questions = drill_questions(bank, statuses, now or datetime.now(timezone.utc), count)
+    return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=time_limit,
+                         total_limit=total_limit, followups=followups)
 
 
 def mastery(statuses: list[PointStatus], bank: Bank) -> dict[str, float]:

@@ -154,14 +154,13 @@ class InterviewApp(App[int]):
         return len(due_points(statuses, now)), sum(1 for s in statuses if s.reviews)
 
     def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
-        from interviewer.practice import drill_questions
+        from interviewer.practice import drill_plan
 
-        statuses = self._statuses(bank)
-        if not any(s.reviews for s in statuses):
+        plan = drill_plan(self.store, bank, choices.count, time_limit=choices.time_limit,
+                          total_limit=choices.total_limit, followups=choices.followups)
+        if plan is None:
             raise InterviewerError("Nothing to drill yet: answer some questions in this bank first.")
-        questions = drill_questions(bank, statuses, datetime.now(timezone.utc), choices.count)
-        return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=choices.time_limit,
-                             total_limit=choices.total_limit, followups=choices.followups)
+        return plan
 
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
