@@ -11,7 +11,6 @@ import gc
 import threading
 import time
 from collections.abc import Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,14 +20,14 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from interviewer.bank import Bank, BankCatalog
+from interviewer.bank import Bank
 from interviewer.config import Settings
+from interviewer.controller import InterviewController
 from interviewer.errors import InterviewerError
-from interviewer.grades import AnswerGrader, Grade
-from interviewer.interview import FollowUpRound, Interview
-from interviewer.recorder import Recorder, interview_from_session, where_it_stopped
-from interviewer.rubric import rubric_for_bank
-from interviewer.session import InterviewPlan, SetupChoices, load_choices, save_choices
+from interviewer.grades import AnswerGrader
+from interviewer.interview import Interview
+from interviewer.recorder import Recorder, where_it_stopped
+from interviewer.session import InterviewPlan, SetupChoices, load_choices
 from interviewer.store import SessionRow, Store
 from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
@@ -74,19 +73,33 @@ class InterviewApp(App[int]):
         self.banks = banks
         self.grader = grader
         self.settings = settings
-        self.choices = choices
         self.initial_plan = plan
         self.initial_resume = resume
         self.store = store
-        self.recorder: Recorder | None = None
         self.clock: Clock = clock or MonotonicClock()
-        self.interview: Interview | None = None
-        self._save_warned = False
-        self.total: Countdown | None = None
+        self.controller = InterviewController(
+            banks=banks, store=store, settings=settings, model_id=grader.model_id,
+            clock=self.clock, choices=choices, on_saved=self._draft_saved_elsewhere)
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
+
+    @property
+    def interview(self) -> Interview | None:
+        return self.controller.interview
+
+    @property
+    def recorder(self) -> Recorder | None:
+        return self.controller.recorder
+
+    @property
+    def total(self) -> Countdown | None:
+        return self.controller.total
+
+    @property
+    def choices(self) -> SetupChoices:
+        return self.controller.choices
 
     # ------------------------------------------------------------ start
 
@@ -118,61 +131,30 @@ class InterviewApp(App[int]):
 
     def start_interview(self, plan: InterviewPlan, choices: SetupChoices | None = None) -> None:
         if choices is not None:
-            self.choices = choices
-            save_choices(self.settings.data_dir, choices)
+            self.controller.remember(choices)
         try:
-            loaded = rubric_for_bank(plan.bank)
+            warnings = self.controller.start(plan)
         except InterviewerError as exc:
             self.notify(str(exc), severity="error", markup=False, timeout=15)
             return
-        for warning in loaded.warnings:
+        for warning in warnings:
             self.notify(warning, severity="warning", markup=False, timeout=8)
-        self.interview = Interview.start(plan, loaded.rubric)
-        self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id,
-                                       llm=self._llm_meta() if plan.followups else None,
-                                       on_saved=self._draft_saved_elsewhere)
         self.sub_title = plan.bank.title
-        self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
+        assert self.interview is not None
         self._show(InterviewScreen(self.interview, 0, self.clock))
 
     # ------------------------------------------------------------ practice
 
-    def _statuses(self, bank: Bank):
-        from interviewer.practice import point_statuses
-
-        return point_statuses(self.store, bank, rubric_for_bank(bank).rubric)
-
     def due_count(self, bank: Bank) -> tuple[int, int]:
         """(points due now, points ever reviewed) for the setup screen."""
-        from interviewer.practice import due_points
-
-        try:
-            statuses = self._statuses(bank)
-        except InterviewerError:
-            return 0, 0
-        now = datetime.now(timezone.utc)
-        return len(due_points(statuses, now)), sum(1 for s in statuses if s.reviews)
+        return self.controller.due_count(bank)
 
     def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
-        from interviewer.practice import drill_plan
-
-        plan = drill_plan(self.store, bank, choices.count, time_limit=choices.time_limit,
-                          total_limit=choices.total_limit, followups=choices.followups)
-        if plan is None:
-            raise InterviewerError("Nothing to drill yet: answer some questions in this bank first.")
-        return plan
+        return self.controller.drill_plan(bank, choices)
 
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        earlier = [a for a in self.interview.attempts[:index]
-                   if a.question.id == attempt.question.id and a.grade is not None]
-        if earlier:
-            return earlier[-1].grade
-        data = self.store.last_grade(self.interview.bank.id, attempt.question.id,
-                                     self.recorder.session_id if self.recorder else None)
-        return Grade.from_dict(data, "") if data else None
+        return self.controller.previous_grade(index)
 
     def offer_resume(self) -> None:
         """Ask whether to go on with an interview a crash or a kill left unfinished."""
@@ -186,36 +168,30 @@ class InterviewApp(App[int]):
         def decide(yes: bool | None) -> None:
             if yes:
                 self.resume_session(row)
-            elif self.store.hold(row.id):  # not if another window has taken it meanwhile
-                self.store.finish_session(row.id, status="abandoned")
+            else:
+                self.controller.abandon(row)
 
         self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
                                        f"{started} UTC ({where})?"), decide)
 
     def resume_session(self, row: SessionRow) -> None:
-        interview = interview_from_session(row, BankCatalog.of(self.banks),
-                                           self.store.path.parent if self.store.path else None)
-        if not interview.rubric.questions:
+        try:
+            outcome = self.controller.resume(row)
+        except InterviewerError as exc:  # open in another window: that one keeps it
+            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
+            return
+        if outcome == "missing":
             if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
                 self.push_screen(self._setup_screen())
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
                         severity="error", markup=False, timeout=15)
             return
-        try:
-            recorder = Recorder.start(self.store, interview, self.grader.model_id,
-                                      session_id=row.id, on_saved=self._draft_saved_elsewhere)
-        except InterviewerError as exc:  # open in another window: that one keeps it
-            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
-            return
-        self.interview, self.recorder = interview, recorder
-        self.sub_title = interview.bank.title
-        total = interview.plan.total_limit
-        if total:
-            self.total = Countdown(self.clock, total, used_before=interview.total_time()).start()
-        if all(a.done and not a.followup_pending for a in interview.attempts):
+        assert self.interview is not None
+        self.sub_title = self.interview.bank.title
+        if outcome == "finished":
             self.finish()
         else:
-            self._show(InterviewScreen(interview, interview.index, self.clock))
+            self._show(InterviewScreen(self.interview, self.interview.index, self.clock))
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -259,24 +235,13 @@ class InterviewApp(App[int]):
     def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool | None:
         """Write what is typed (and the time used) to disk; say so once if that fails.
         None: the database is busy and the draft waits in a side file (never blocks)."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        attempt.answer = text
-        if time_used is not None:
-            attempt.time_used = time_used
-        if self.recorder is None:
-            return False
-        saved = self.recorder.draft(index)
+        saved = self.controller.save_draft(index, text, time_used)
         self._check_saving(saved)
         return saved
 
     def save_followup_draft(self, index: int, text: str, time_used: float) -> None:
         """What is typed to the open follow-up, saved like a main answer's draft."""
-        assert self.interview is not None
-        round_ = self.interview.attempts[index].followups[-1]
-        round_.answer, round_.time_used = text, time_used
-        if self.recorder is not None:
-            self._check_saving(self.recorder.followup_draft(index))
+        self._check_saving(self.controller.save_followup_draft(index, text, time_used))
 
     def _draft_saved_elsewhere(self, index: int) -> None:
         """From the draft writer's thread: a draft that waited is in the database now."""
@@ -287,10 +252,9 @@ class InterviewApp(App[int]):
             self.screen.draft_saved(message.index)
 
     def _check_saving(self, saved: bool | None) -> None:
-        if saved is False and self.store.persistent and not self._save_warned:
-            self._save_warned = True
-            self.notify(f"Not saving: {self.store.last_error}. Keep this window open; your "
-                        "text is still here.", severity="error", markup=False, timeout=15)
+        problem = self.controller.saving_problem(saved)
+        if problem is not None:
+            self.notify(problem, severity="error", markup=False, timeout=15)
 
     def submit_answer(self, index: int, text: str) -> None:
         """Grade now, or as soon as the model is ready."""
@@ -317,9 +281,7 @@ class InterviewApp(App[int]):
     def on_answer_graded(self, message: AnswerGraded) -> None:
         assert self.interview is not None
         attempt = self.interview.attempts[message.index]
-        attempt.grade = message.grade
-        if self.recorder is not None:
-            self._check_saving(self.recorder.result(message.index))
+        self._check_saving(self.controller.graded(message.index, message.grade))
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             if self._wants_followup(attempt):
@@ -331,16 +293,8 @@ class InterviewApp(App[int]):
 
     # ------------------------------------------------------------ follow-ups
 
-    def _llm_meta(self) -> dict[str, str]:
-        llm = self.settings.llm
-        if not (llm.base_url and llm.model):
-            return {"model": "template (no LLM configured)"}
-        return {"base_url": llm.base_url, "model": llm.model}
-
     def _wants_followup(self, attempt) -> bool:
-        return (self.prober is not None and self.interview is not None
-                and self.interview.plan.followups and attempt.grade is not None
-                and len(attempt.followups) < max(0, self.settings.llm.max_followups))
+        return self.controller.wants_followup(attempt, self.prober is not None)
 
     def ask_followup(self, index: int) -> None:
         """Write the follow-up in a daemon thread; its text streams to the screen as it
@@ -392,23 +346,15 @@ class InterviewApp(App[int]):
             return  # skipped while it was being written
         self._followup_cancel = None
         f = message.followup
-        attempt = self.interview.attempts[message.index]
-        attempt.followups.append(FollowUpRound(question=f.text, targets=f.targets,
-                                               source=f.source, notice=f.notice, draft=True))
-        if self.recorder is not None:  # the question is kept from the moment it is asked
-            self._check_saving(self.recorder.followup_draft(message.index))
+        self._check_saving(self.controller.followup_asked(message.index, f.text, f.targets,
+                                                          f.source, f.notice))
         if f.notice:
             self.notify(f.notice, severity="warning", markup=False, timeout=8)
         if isinstance(self.screen, InterviewScreen):
             self.screen.show_followup(message.index, f.text, f.notice)
 
     def submit_followup(self, index: int, text: str, time_used: float) -> None:
-        assert self.interview is not None
-        round_ = self.interview.attempts[index].followups[-1]
-        round_.answer, round_.time_used, round_.draft = text, time_used, False
-        if self.recorder is not None:
-            self.recorder.result(index)
-        self.grade_followup(index, len(self.interview.attempts[index].followups) - 1)
+        self.grade_followup(index, self.controller.submit_followup(index, text, time_used))
 
     @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_followup(self, index: int, round_index: int) -> None:
@@ -429,9 +375,8 @@ class InterviewApp(App[int]):
     def on_follow_up_graded(self, message: FollowUpGraded) -> None:
         assert self.interview is not None
         attempt = self.interview.attempts[message.index]
-        attempt.followups[message.round_index].grade = message.grade
-        if self.recorder is not None:
-            self._check_saving(self.recorder.result(message.index))
+        self._check_saving(self.controller.followup_graded(message.index, message.round_index,
+                                                           message.grade))
         screen = self.screen
         if not isinstance(screen, InterviewScreen):
             return
@@ -443,13 +388,8 @@ class InterviewApp(App[int]):
 
     def skip_followup(self, index: int) -> None:
         """Skip the follow-up, answered or still being written."""
-        assert self.interview is not None
         self._cancel_followup()
-        rounds = self.interview.attempts[index].followups
-        if rounds and rounds[-1].draft:  # skipped: kept as it stands, no longer offered
-            rounds[-1].draft = False
-            if self.recorder is not None:
-                self.recorder.result(index)
+        self.controller.skip_followup(index)
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             screen.show_feedback(index)
@@ -471,35 +411,23 @@ class InterviewApp(App[int]):
     # ------------------------------------------------------------ navigation
 
     def next_question(self) -> None:
-        assert self.interview is not None
-        nxt = self.interview.next_index()
-        if self.total is not None and self.total.expired:
+        nxt = self.controller.next_index()
+        if nxt is None:
             self.finish()
-        elif nxt is not None:
-            self.interview.index = nxt
-            self._ask(nxt)
         else:
-            self.finish()
+            self._ask(nxt)
 
     def skip_question(self, index: int) -> None:
-        assert self.interview is not None
-        self.interview.attempts[index].skipped = True
-        if self.recorder is not None:
-            self.recorder.result(index)
+        self.controller.skip(index)
         self.next_question()
 
     def retry_question(self, attempt_index: int) -> None:
-        assert self.interview is not None
-        index = self.interview.retry(attempt_index)
-        self.interview.index = index
-        if self.recorder is not None:
-            self.recorder.ensure(index)
-        self._ask(index)
+        self._ask(self.controller.retake(attempt_index))
 
     def review_feedback(self, index: int) -> None:
         """The feedback on a graded answer again, from the summary; N goes back to it."""
         assert self.interview is not None
-        self.interview.index = index
+        self.controller.review(index)
         self._show(InterviewScreen(self.interview, index, self.clock, feedback=True))
 
     def _ask(self, index: int) -> None:
@@ -514,37 +442,22 @@ class InterviewApp(App[int]):
         from interviewer.tui.screens.summary import SummaryScreen
 
         assert self.interview is not None
-        if self.recorder is not None:
-            self.recorder.finish()
+        self.controller.finish()
         self._show(SummaryScreen(self.interview))
 
     def new_interview(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
-            self.recorder = None
-        self.interview = None
-        self.total = None
+        self.controller.close()
         self._show(self._setup_screen())
 
     def export_report(self) -> list[Path]:
         """Write the HTML and Markdown reports and say where they went."""
-        from interviewer.report import ReportMeta, write_report
-
         if self.interview is None:
             return []
-        stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
-        base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
-        shares = self._session_mastery()
-        meta = ReportMeta(model_id=self.grader.model_id,
-                          llm=self._llm_meta() if self.interview.plan.followups else {},
-                          session_id=self.recorder.session_id if self.recorder else None,
-                          mastery=shares)
         try:
-            paths = [write_report(self.interview, base.with_suffix(f".{fmt}"), meta)
-                     for fmt in ("html", "md")]
+            paths = self.controller.write_report()
         except OSError as exc:
-            self.notify(f"Could not write the report: {exc.strerror} ({base.parent})",
-                        severity="error", markup=False)
+            self.notify(f"Could not write the report: {exc.strerror} "
+                        f"({self.settings.data_dir / 'reports'})", severity="error", markup=False)
             return []
         self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
@@ -557,44 +470,9 @@ class InterviewApp(App[int]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
 
-    def _practised(self, bank: Bank):
-        """The bank's rubric and point statuses once it has been practised, else None.
-
-        The rubric is read once here: the history screen needs it for the statuses and for
-        the mastery series alike.
-        """
-        from interviewer.practice import point_statuses
-
-        try:
-            rubric = rubric_for_bank(bank).rubric
-            statuses = point_statuses(self.store, bank, rubric)
-        except InterviewerError:
-            return None
-        return (rubric, statuses) if any(s.reviews for s in statuses) else None
-
-    def _session_mastery(self) -> dict[str, float]:
-        """Mastery of the interview's bank and of the tags it asked; empty before practice."""
-        from interviewer.practice import session_mastery
-
-        assert self.interview is not None
-        try:
-            return session_mastery(self.store, self.interview.bank, self.interview.rubric,
-                                   list(self.interview.plan.questions))
-        except InterviewerError:
-            return {}
-
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""
-        from interviewer.practice import mastery, mastery_over_time
-
-        out = {}
-        for bank in self.banks:
-            practised = self._practised(bank)
-            if practised:
-                rubric, statuses = practised
-                out[bank.id] = (mastery(statuses, bank),
-                                [v for _, v in mastery_over_time(self.store, bank, rubric)])
-        return out
+        return self.controller.mastery_by_bank()
 
     def action_help(self) -> None:
         from interviewer.tui.screens.help import HelpScreen
