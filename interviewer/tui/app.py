@@ -11,6 +11,7 @@ import gc
 import threading
 import time
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,7 +122,7 @@ class InterviewApp(App[int]):
     def _setup_screen(self) -> SetupScreen:
         from interviewer.tui.screens.setup import SetupScreen  # its widgets cost the first frame
 
-        return SetupScreen(self.banks, self.choices)
+        return SetupScreen(self.banks, self.choices, self.controller)
 
     def flush_draft(self) -> None:
         """Write the answer being typed now, whichever screen is on top of it."""
@@ -144,13 +145,6 @@ class InterviewApp(App[int]):
         self._show(InterviewScreen(self.interview, 0, self.clock))
 
     # ------------------------------------------------------------ practice
-
-    def due_count(self, bank: Bank) -> tuple[int, int]:
-        """(points due now, points ever reviewed) for the setup screen."""
-        return self.controller.due_count(bank)
-
-    def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
-        return self.controller.drill_plan(bank, choices)
 
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
@@ -462,6 +456,31 @@ class InterviewApp(App[int]):
         self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
 
+    def on_setup_screen_start_requested(self, message) -> None:
+        self.start_interview(message.plan, message.choices)
+
+    # ------------------------------------------------------------ summary
+
+    def on_summary_screen_export_requested(self, message) -> None:
+        self._export_to(self.screen)
+
+    def on_summary_screen_feedback_requested(self, message) -> None:
+        self.review_feedback(message.index)
+
+    def on_summary_screen_retake_requested(self, message) -> None:
+        self.retry_question(message.index)
+
+    def on_summary_screen_new_interview_requested(self, _) -> None:
+        self.new_interview()
+
+    def _export_to(self, screen: Screen) -> None:
+        """Export, and tell the summary screen where the reports went."""
+        from interviewer.tui.screens.summary import SummaryScreen
+
+        paths = self.export_report()
+        if paths and isinstance(screen, SummaryScreen):
+            screen.exported = tuple(paths)
+
     # ------------------------------------------------------------ app-wide actions
 
     def action_history(self) -> None:
@@ -508,7 +527,8 @@ class InterviewApp(App[int]):
             yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)
             yield SystemCommand("Skip question", "Move on without grading", screen.action_skip)
         if isinstance(screen, SummaryScreen):
-            yield SystemCommand("Export report", "Write HTML and Markdown reports", self.export_report)
+            yield SystemCommand("Export report", "Write HTML and Markdown reports",
+                                partial(self._export_to, screen))
         if self.interview is not None:
             yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)
 
