@@ -142,7 +142,7 @@ class InterviewApp(App[int]):
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.sub_title = plan.bank.title
         assert self.interview is not None
-        self._show(InterviewScreen(self.interview, 0, self.clock))
+        self._show(InterviewScreen(self.interview, 0, self.clock, controller=self.controller))
 
     # ------------------------------------------------------------ practice
 
@@ -185,7 +185,8 @@ class InterviewApp(App[int]):
         if outcome == "finished":
             self.finish()
         else:
-            self._show(InterviewScreen(self.interview, self.interview.index, self.clock))
+            self._show(InterviewScreen(self.interview, self.interview.index, self.clock,
+                                         controller=self.controller))
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -232,10 +233,6 @@ class InterviewApp(App[int]):
         saved = self.controller.save_draft(index, text, time_used)
         self._check_saving(saved)
         return saved
-
-    def save_followup_draft(self, index: int, text: str, time_used: float) -> None:
-        """What is typed to the open follow-up, saved like a main answer's draft."""
-        self._check_saving(self.controller.save_followup_draft(index, text, time_used))
 
     def _draft_saved_elsewhere(self, index: int) -> None:
         """From the draft writer's thread: a draft that waited is in the database now."""
@@ -422,7 +419,8 @@ class InterviewApp(App[int]):
         """The feedback on a graded answer again, from the summary; N goes back to it."""
         assert self.interview is not None
         self.controller.review(index)
-        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True))
+        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True,
+                                         controller=self.controller))
 
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
@@ -430,7 +428,8 @@ class InterviewApp(App[int]):
         if isinstance(self.screen, InterviewScreen):
             self.screen.show_question(index)
         else:
-            self._show(InterviewScreen(self.interview, index, self.clock))
+            self._show(InterviewScreen(self.interview, index, self.clock,
+                                       controller=self.controller))
 
     def finish(self) -> None:
         from interviewer.tui.screens.summary import SummaryScreen
@@ -458,6 +457,27 @@ class InterviewApp(App[int]):
 
     def on_setup_screen_start_requested(self, message) -> None:
         self.start_interview(message.plan, message.choices)
+
+    # ------------------------------------------------------------ interview screen
+
+    def on_interview_screen_submitted(self, message: InterviewScreen.Submitted) -> None:
+        self.submit_answer(message.index, message.text)
+
+    def on_interview_screen_skipped(self, message: InterviewScreen.Skipped) -> None:
+        self.skip_question(message.index)
+
+    def on_interview_screen_follow_up_submitted(
+            self, message: InterviewScreen.FollowUpSubmitted) -> None:
+        self.submit_followup(message.index, message.text, message.time_used)
+
+    def on_interview_screen_follow_up_skipped(self, message: InterviewScreen.FollowUpSkipped) -> None:
+        self.skip_followup(message.index)
+
+    def on_interview_screen_next_requested(self, _: InterviewScreen.NextRequested) -> None:
+        self.next_question()
+
+    def on_interview_screen_retake_requested(self, message: InterviewScreen.RetakeRequested) -> None:
+        self.retry_question(message.index)
 
     # ------------------------------------------------------------ summary
 

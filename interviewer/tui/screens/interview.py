@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
@@ -23,10 +24,11 @@ from interviewer.timer import Clock, Countdown, marks_crossed
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
 
 if TYPE_CHECKING:
+    from interviewer.controller import InterviewController
     from interviewer.grades import Grade, PointResult
-    from interviewer.practice import RetakeDiff
     from interviewer.interview import Attempt, Interview
-    from interviewer.tui.app import InterviewApp
+    from interviewer.practice import RetakeDiff
+    from interviewer.timer import Countdown as TotalClock
 
 _MODEL_STATUS = {
     "loading": "Loading the grading model…",
@@ -111,6 +113,37 @@ def highlighted_answer(grade: Grade) -> Content:
 
 
 class InterviewScreen(Screen):
+    """Posts what the user did (Submitted, Skipped, FollowUpSubmitted, FollowUpSkipped,
+    NextRequested, RetakeRequested); drafts are saved through the controller it is given."""
+
+    class Submitted(Message):
+        def __init__(self, index: int, text: str) -> None:
+            super().__init__()
+            self.index, self.text = index, text
+
+    class Skipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    class FollowUpSubmitted(Message):
+        def __init__(self, index: int, text: str, time_used: float) -> None:
+            super().__init__()
+            self.index, self.text, self.time_used = index, text, time_used
+
+    class FollowUpSkipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    class NextRequested(Message):
+        """On to the next question (or the summary)."""
+
+    class RetakeRequested(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("f2", "pause", "Pause/resume"),
@@ -123,9 +156,11 @@ class InterviewScreen(Screen):
     mode: reactive[str] = reactive("question", init=False)  # question | feedback
 
     def __init__(self, interview: Interview, index: int, clock: Clock,
-                 feedback: bool = False) -> None:
+                 feedback: bool = False, *, controller: InterviewController) -> None:
         """``feedback``: open on the feedback of attempt ``index`` (from the summary)."""
         super().__init__()
+        self.controller = controller
+        self.model_status = "loading"
         self.opens_on_feedback = feedback
         self.interview = interview
         self.clock = clock
@@ -139,8 +174,9 @@ class InterviewScreen(Screen):
         self._save_timer = None
 
     @property
-    def app_(self) -> InterviewApp:
-        return self.app  # type: ignore[return-value]
+    def total(self) -> TotalClock | None:
+        """The interview's own clock, when it has a limit."""
+        return self.controller.total
 
     @property
     def attempt(self) -> Attempt:
@@ -221,8 +257,8 @@ class InterviewScreen(Screen):
         # a resumed attempt keeps the time it had already used
         self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
                                    used_before=attempt.time_used).start()
-        if self.app_.total is not None:
-            self.app_.total.resume()  # the interview clock runs only while a question is open
+        if self.total is not None:
+            self.total.resume()  # the interview clock runs only while a question is open
         self._update_count()
         self.mode = "question"
         self.query_one(ContentSwitcher).current = "question-panel"
@@ -250,7 +286,7 @@ class InterviewScreen(Screen):
             + (f"\n{grade.note}" if grade.note else ""))
         self.query_one("#answer-text", Static).update(highlighted_answer(grade))
         diff_line = self.query_one("#retake-diff", Static)
-        previous = self.app_.previous_grade(index)
+        previous = self.controller.previous_grade(index)
         diff_line.display = previous is not None
         if previous is not None:
             from interviewer.practice import retake_diff  # not needed for the first frame
@@ -305,18 +341,19 @@ class InterviewScreen(Screen):
 
     def _remaining(self) -> float | None:
         remaining = self.countdown.remaining()
-        total = self.app_.total
+        total = self.total
         if total is not None and (remaining is None or total.remaining() < remaining):
             remaining = total.remaining()  # the interview's limit is the nearer deadline
         return remaining
 
     def _show_model_status(self, status: str) -> None:
+        self.model_status = status
         self.query_one("#model-status", Static).update(_MODEL_STATUS.get(status, status))
 
     def _stop_clocks(self) -> None:
         self.countdown.pause()
-        if self.app_.total is not None:
-            self.app_.total.pause()
+        if self.total is not None:
+            self.total.pause()
 
     # ------------------------------------------------------------ typing
 
@@ -359,14 +396,15 @@ class InterviewScreen(Screen):
             rounds = self.attempt.followups
             if self.followup_countdown is not None and not self.waiting and rounds \
                     and rounds[-1].draft:
-                self.app_.save_followup_draft(
+                self._told(self.controller.save_followup_draft(
                     self.index, self.query_one("#followup-answer", TextArea).text,
-                    self.followup_countdown.elapsed())
+                    self.followup_countdown.elapsed()))
             return
         if self.mode != "question":
             return
-        saved = self.app_.save_draft(self.index, self.query_one("#answer", TextArea).text,
-                                     self.countdown.elapsed())
+        saved = self.controller.save_draft(self.index, self.query_one("#answer", TextArea).text,
+                                           self.countdown.elapsed())
+        self._told(saved)
         status = self.query_one("#save-status", Static)
         if saved:
             status.update("✓ draft saved")
@@ -374,6 +412,12 @@ class InterviewScreen(Screen):
             status.update("… kept aside: the database is busy")
         else:
             status.update("⚠ not saved")
+
+    def _told(self, saved: bool | None) -> None:
+        """Say once that saving fails."""
+        problem = self.controller.saving_problem(saved)
+        if problem is not None:
+            self.notify(problem, severity="error", markup=False, timeout=15)
 
     def _save_time(self) -> None:
         """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
@@ -414,13 +458,13 @@ class InterviewScreen(Screen):
         self._stop_clocks()
         self.save_now()
         if not text.strip():
-            self.app_.skip_question(self.index)
+            self.post_message(self.Skipped(self.index))
             return
         self.waiting = True
         self.query_one("#answer", TextArea).read_only = True
-        if self.app_.model_status != "ready":
+        if self.model_status != "ready":
             self.query_one("#waiting").display = True
-        self.app_.submit_answer(self.index, text)
+        self.post_message(self.Submitted(self.index, text))
 
     def action_pause(self) -> None:
         if self.waiting:
@@ -431,8 +475,8 @@ class InterviewScreen(Screen):
             self.save_now()
         else:
             self.countdown.resume()
-            if self.app_.total is not None:
-                self.app_.total.resume()
+            if self.total is not None:
+                self.total.resume()
         answer = self.query_one("#answer", TextArea)
         answer.display = not self.paused  # no typing on a stopped clock
         self.query_one("#paused").display = self.paused
@@ -443,7 +487,7 @@ class InterviewScreen(Screen):
     def action_skip(self) -> None:
         if self.mode == "followup":
             if not self.waiting:  # answering it, or still waiting for it to be written
-                self.app_.skip_followup(self.index)
+                self.post_message(self.FollowUpSkipped(self.index))
             return
         self.query_one("#answer", TextArea).call_later(self._skip)
 
@@ -470,15 +514,15 @@ class InterviewScreen(Screen):
             return
         self._stop_clocks()
         self.save_now()
-        self.app_.skip_question(self.index)
+        self.post_message(self.Skipped(self.index))
 
     def cancel_waiting(self) -> None:
         self.waiting = False
         self.query_one("#waiting").display = False
         self.query_one("#answer", TextArea).read_only = False
         self.countdown.resume()
-        if self.app_.total is not None:
-            self.app_.total.resume()
+        if self.total is not None:
+            self.total.resume()
 
     # ------------------------------------------------------------ follow-up
 
@@ -540,7 +584,7 @@ class InterviewScreen(Screen):
         countdown.pause()
         self.waiting = True
         self.query_one("#followup-answer", TextArea).read_only = True
-        self.app_.submit_followup(self.index, text, countdown.elapsed())
+        self.post_message(self.FollowUpSubmitted(self.index, text, countdown.elapsed()))
 
     # ------------------------------------------------------------ feedback actions
 
@@ -552,7 +596,7 @@ class InterviewScreen(Screen):
                 points_view(grade, self.numbers, self.attempt.probed_verdicts(), self._sources()))
 
     def action_next(self) -> None:
-        self.app_.next_question()
+        self.post_message(self.NextRequested())
 
     def action_retry(self) -> None:
-        self.app_.retry_question(self.index)
+        self.post_message(self.RetakeRequested(self.index))
