@@ -34,13 +34,13 @@ from interviewer.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
     DraftSaved,
-    FollowUpGraded,
-    FollowUpReady,
     GradingFailed,
     ModelFailed,
     ModelReady,
 )
+from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
+from interviewer.tui.screen_requests import ScreenRequests
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.signals import quit_cleanly_on_signals
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
 
 
-class InterviewApp(App[int]):
+class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "interviewer"
     BINDINGS = [
@@ -282,109 +282,6 @@ class InterviewApp(App[int]):
                 screen.show_feedback(message.index)
         self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
 
-    # ------------------------------------------------------------ follow-ups
-
-    def _wants_followup(self, attempt) -> bool:
-        return self.controller.wants_followup(attempt, self.prober is not None)
-
-    def ask_followup(self, index: int) -> None:
-        """Write the follow-up in a daemon thread; its text streams to the screen as it
-        arrives. F3 or quitting cancels it: a pending call never holds the user or the process."""
-        self._cancel_followup()
-        cancel = self._followup_cancel = threading.Event()
-        threading.Thread(target=self._write_followup, args=(index, cancel), daemon=True,
-                         name="follow-up").start()
-
-    def _cancel_followup(self) -> None:
-        cancel = getattr(self, "_followup_cancel", None)
-        if cancel is not None:
-            cancel.set()
-        self._followup_cancel = None
-
-    def _write_followup(self, index: int, cancel: threading.Event) -> None:
-        from interviewer.probing import followup_language
-
-        assert self.interview is not None and self.prober is not None
-        attempt = self.interview.attempts[index]
-        question = self.interview.rubric.question(attempt.question.id)
-        language = followup_language(question, self.interview.bank.language)
-
-        def stream(text: str) -> None:
-            if not cancel.is_set():
-                self.call_from_thread(self._stream_followup, text)
-
-        try:
-            followup = self.prober.followup(question, attempt.grade, language, stream,
-                                            cancel=cancel)
-        except Exception as exc:  # the prober falls back itself; this is the last guard
-            from interviewer.probing import template_followup
-
-            followup = template_followup(question, attempt.grade, language,
-                                         notice=f"follow-up failed ({type(exc).__name__})")
-        if not cancel.is_set():
-            message = FollowUpReady(index, followup)
-            message.cancel = cancel
-            self.post_message(message)
-
-    def _stream_followup(self, text: str) -> None:
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.stream_followup(text)
-
-    def on_follow_up_ready(self, message: FollowUpReady) -> None:
-        assert self.interview is not None
-        cancel = getattr(message, "cancel", None)
-        if cancel is not None and (cancel.is_set() or cancel is not self._followup_cancel):
-            return  # skipped while it was being written
-        self._followup_cancel = None
-        f = message.followup
-        self._check_saving(self.controller.followup_asked(message.index, f.text, f.targets,
-                                                          f.source, f.notice))
-        if f.notice:
-            self.notify(f.notice, severity="warning", markup=False, timeout=8)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.show_followup(message.index, f.text, f.notice)
-
-    def submit_followup(self, index: int, text: str, time_used: float) -> None:
-        self.grade_followup(index, self.controller.submit_followup(index, text, time_used))
-
-    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
-    def grade_followup(self, index: int, round_index: int) -> None:
-        """Grade the follow-up answer against the points it targeted, and only those."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        round_ = attempt.followups[round_index]
-        grade = None
-        if round_.targets and round_.answer.strip():
-            try:
-                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
-                                          round_.answer, only=round_.targets)
-            except Exception as exc:  # keep going: the answer is saved
-                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
-                                      severity="error", markup=False)
-        self.post_message(FollowUpGraded(index, round_index, grade))
-
-    def on_follow_up_graded(self, message: FollowUpGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
-        self._check_saving(self.controller.followup_graded(message.index, message.round_index,
-                                                           message.grade))
-        screen = self.screen
-        if not isinstance(screen, InterviewScreen):
-            return
-        if self._wants_followup(attempt):
-            screen.show_followup_waiting(message.index)
-            self.ask_followup(message.index)
-        else:
-            screen.show_feedback(message.index)
-
-    def skip_followup(self, index: int) -> None:
-        """Skip the follow-up, answered or still being written."""
-        self._cancel_followup()
-        self.controller.skip_followup(index)
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            screen.show_feedback(index)
-
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
         self.set_timer(GC_RELEASE_DELAY, self._gc.release)
@@ -454,52 +351,6 @@ class InterviewApp(App[int]):
             return []
         self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
-
-    def on_setup_screen_start_requested(self, message) -> None:
-        self.start_interview(message.plan, message.choices)
-
-    # ------------------------------------------------------------ interview screen
-
-    def on_interview_screen_submitted(self, message: InterviewScreen.Submitted) -> None:
-        self.submit_answer(message.index, message.text)
-
-    def on_interview_screen_skipped(self, message: InterviewScreen.Skipped) -> None:
-        self.skip_question(message.index)
-
-    def on_interview_screen_follow_up_submitted(
-            self, message: InterviewScreen.FollowUpSubmitted) -> None:
-        self.submit_followup(message.index, message.text, message.time_used)
-
-    def on_interview_screen_follow_up_skipped(self, message: InterviewScreen.FollowUpSkipped) -> None:
-        self.skip_followup(message.index)
-
-    def on_interview_screen_next_requested(self, _: InterviewScreen.NextRequested) -> None:
-        self.next_question()
-
-    def on_interview_screen_retake_requested(self, message: InterviewScreen.RetakeRequested) -> None:
-        self.retry_question(message.index)
-
-    # ------------------------------------------------------------ summary
-
-    def on_summary_screen_export_requested(self, message) -> None:
-        self._export_to(self.screen)
-
-    def on_summary_screen_feedback_requested(self, message) -> None:
-        self.review_feedback(message.index)
-
-    def on_summary_screen_retake_requested(self, message) -> None:
-        self.retry_question(message.index)
-
-    def on_summary_screen_new_interview_requested(self, _) -> None:
-        self.new_interview()
-
-    def _export_to(self, screen: Screen) -> None:
-        """Export, and tell the summary screen where the reports went."""
-        from interviewer.tui.screens.summary import SummaryScreen
-
-        paths = self.export_report()
-        if paths and isinstance(screen, SummaryScreen):
-            screen.exported = tuple(paths)
 
     # ------------------------------------------------------------ app-wide actions
 
