@@ -10,6 +10,45 @@ from interviewer.tui.feedback_view import MARKS, highlighted_answer, points_view
 from interviewer.tui.widgets import score_bar
 
 
+# the panel's layout, part of the screen's DEFAULT_CSS
+FEEDBACK_CSS = """
+#feedback-question {
+    text-style: bold;
+    padding: 0 1;
+    height: auto;
+    max-height: 6;
+}
+#score-bar {
+    height: 1;
+    padding: 0 1;
+}
+#score {
+    width: auto;
+    text-style: bold;
+    padding: 0 1 0 1;
+}
+#counts {
+    width: 1fr;
+    padding-left: 2;
+}
+#answer-view {
+    height: auto;
+    max-height: 30%;
+    margin: 1 1 0 1;
+    padding: 0 1;
+    border: round $primary 50%;
+}
+#points {
+    height: 1fr;
+    padding: 1 1 0 1;
+}
+#retake-diff {
+    padding: 0 1;
+    height: auto;
+    color: $accent;
+}
+"""
+
 class FeedbackPanel:
     """Mixed into :class:`~interviewer.tui.screens.interview.InterviewScreen`."""
 

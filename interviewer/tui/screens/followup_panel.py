@@ -12,6 +12,31 @@ FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limi
 DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 
 
+# the panel's layout, part of the screen's DEFAULT_CSS
+FOLLOWUP_CSS = """
+#followup-progress {
+    width: 1fr;
+    color: $text-muted;
+}
+#followup-text {
+    text-style: bold;
+    padding: 0 1 1 1;
+    height: auto;
+    max-height: 8;
+    color: $accent;
+}
+#followup-notice {
+    padding: 0 1;
+    height: auto;
+    color: $text-muted;
+}
+#followup-answer {
+    height: 1fr;
+    min-height: 5;
+    border: tall $accent;
+}
+"""
+
 class FollowUpPanel:
     """Mixed into :class:`~interviewer.tui.screens.interview.InterviewScreen`."""
 

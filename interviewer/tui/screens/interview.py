@@ -19,8 +19,9 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
 from interviewer.timer import Clock, Countdown, marks_crossed
-from interviewer.tui.screens.feedback_panel import FeedbackPanel
-from interviewer.tui.screens.followup_panel import DRAFT_SAVE_DELAY, FollowUpPanel
+from interviewer.tui.screens.feedback_panel import FEEDBACK_CSS, FeedbackPanel
+from interviewer.tui.screens.followup_panel import DRAFT_SAVE_DELAY, FOLLOWUP_CSS, FollowUpPanel
+from interviewer.tui.screens.question_panel import QUESTION_CSS, QuestionPanel
 from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText
 
 if TYPE_CHECKING:
@@ -41,9 +42,11 @@ FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
 WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
-class InterviewScreen(FeedbackPanel, FollowUpPanel, Screen):
+class InterviewScreen(QuestionPanel, FeedbackPanel, FollowUpPanel, Screen):
     """Posts what the user did (Submitted, Skipped, FollowUpSubmitted, FollowUpSkipped,
     NextRequested, RetakeRequested); drafts are saved through the controller it is given."""
+
+    DEFAULT_CSS = QUESTION_CSS + FOLLOWUP_CSS + FEEDBACK_CSS
 
     class Submitted(Message):
         def __init__(self, index: int, text: str) -> None:
@@ -347,60 +350,3 @@ class InterviewScreen(FeedbackPanel, FollowUpPanel, Screen):
             self.query_one("#waiting").display = True
         self.post_message(self.Submitted(self.index, text))
 
-    def action_pause(self) -> None:
-        if self.waiting:
-            return
-        self.paused = not self.paused
-        if self.paused:
-            self._stop_clocks()
-            self.save_now()
-        else:
-            self.countdown.resume()
-            if self.total is not None:
-                self.total.resume()
-        answer = self.query_one("#answer", TextArea)
-        answer.display = not self.paused  # no typing on a stopped clock
-        self.query_one("#paused").display = self.paused
-        if not self.paused:
-            answer.focus()
-        self.tick()
-
-    def action_skip(self) -> None:
-        if self.mode == "followup":
-            if not self.waiting:  # answering it, or still waiting for it to be written
-                self.post_message(self.FollowUpSkipped(self.index))
-            return
-        self.query_one("#answer", TextArea).call_later(self._skip)
-
-    def _skip(self) -> None:
-        if self.waiting or self.mode != "question":
-            return
-        self.save_now()
-        if not self.query_one("#answer", TextArea).text.strip():
-            self._skip_now()
-            return
-        from interviewer.tui.screens.confirm import ConfirmScreen
-
-        def decide(skip: bool | None) -> None:
-            if skip:
-                self._skip_now()
-            else:
-                self.query_one("#answer", TextArea).focus()
-
-        self.app.push_screen(ConfirmScreen("Skip this question? What you typed is kept, "
-                                           "but not graded."), decide)
-
-    def _skip_now(self) -> None:
-        if self.waiting or self.mode != "question":
-            return
-        self._stop_clocks()
-        self.save_now()
-        self.post_message(self.Skipped(self.index))
-
-    def cancel_waiting(self) -> None:
-        self.waiting = False
-        self.query_one("#waiting").display = False
-        self.query_one("#answer", TextArea).read_only = False
-        self.countdown.resume()
-        if self.total is not None:
-            self.total.resume()

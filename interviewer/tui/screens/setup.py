@@ -33,6 +33,43 @@ class SetupScreen(Screen):
     """The form; a valid one is posted up as :class:`StartRequested`. What is due for review
     and the drill's questions come from the ``practice`` it is given."""
 
+    DEFAULT_CSS = """
+    #setup {
+        padding: 1 2;
+    }
+    #setup-title {
+        text-style: bold;
+        padding-bottom: 1;
+    }
+    .field {
+        height: auto;
+    }
+    .field-label {
+        width: 22;
+        padding: 1 1 0 0;
+    }
+    .field Select, .field Input {
+        width: 1fr;
+        max-width: 80;
+    }
+    .field SelectionList {
+        width: 1fr;
+        max-width: 80;
+        height: auto;
+        max-height: 8;
+    }
+    #due-info {
+        width: auto;
+        padding: 1 0 0 2;
+        color: $text-muted;
+    }
+    #setup-error {
+        color: $error;
+        height: auto;
+        padding-bottom: 1;
+    }
+    """
+
     class StartRequested(Message):
         def __init__(self, plan: InterviewPlan, choices: SetupChoices) -> None:
             super().__init__()

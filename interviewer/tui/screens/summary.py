@@ -28,6 +28,36 @@ class SummaryScreen(Screen):
     """Posts what the user asks for (export, the feedback on a row, retake, a new interview);
     the app answers by setting :attr:`exported`."""
 
+    DEFAULT_CSS = """
+    #summary {
+        padding: 1 1;
+    }
+    #score {
+        width: auto;
+        text-style: bold;
+        padding: 0 1 0 1;
+    }
+    #score-rule {
+        color: $text-muted;
+        padding: 0 1;
+    }
+    #summary-hint {
+        color: $text-muted;
+    }
+    #export-path {
+        height: auto;
+        color: $success;
+    }
+    #results {
+        height: auto;
+        max-height: 60%;
+    }
+    #missed-title {
+        text-style: bold;
+        padding-top: 1;
+    }
+    """
+
     class ExportRequested(Message):
         """Write the reports."""
 
