@@ -90,23 +90,18 @@ def run(ctx: Context, args: argparse.Namespace) -> int:
 
 def _drill_plan(settings: Settings, bank, count: int | None, err: TextIO,
                 total_limit: float | None = None):
-    from datetime import datetime, timezone
-
-    from interviewer.practice.drill import drill_questions, point_statuses
-    from interviewer.content.bank_rubric import rubric_for_bank
-    from interviewer.sessions.plan import InterviewPlan
+    from interviewer.practice.drill import drill_plan
 
     store = open_store(settings, err)
     try:
-        statuses = point_statuses(store.review_log(bank.id), rubric_for_bank(bank).rubric)
+        plan = drill_plan(store.review_log(bank.id), bank, count, time_limit=settings.time_limit,
+                          total_limit=total_limit, followups=settings.llm.enabled)
     finally:
         store.close()
-    questions = drill_questions(bank, statuses, datetime.now(timezone.utc), count)
-    if not any(s.reviews for s in statuses):
+    if plan is None:
         raise InputError(f"nothing to drill in bank '{bank.id}' yet",
                          hint="answer some questions first: 'interviewer run'")
-    return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=settings.time_limit,
-                         total_limit=total_limit, followups=settings.llm.enabled)
+    return plan
 
 
 @command("drill", "practise the questions whose points are due or weakest", _drill_arguments,

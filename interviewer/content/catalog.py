@@ -3,7 +3,7 @@ combined into one interview."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -58,6 +58,12 @@ class BankCatalog:
     dirs: list[Path] = field(default_factory=list)
     warn: Callable[[str], None] | None = None
     _warned: set[str] = field(default_factory=set, repr=False, compare=False)
+    _fixed: tuple[Bank, ...] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, banks: Sequence[Bank]) -> BankCatalog:
+        """A catalog of banks already loaded (the app's), resolved like any other."""
+        return cls(_fixed=tuple(banks))
 
     def _warning(self, message: str) -> None:
         if message not in self._warned:
@@ -74,6 +80,8 @@ class BankCatalog:
 
     def banks(self) -> list[Bank]:
         """Every readable bank; later directories override earlier ones by id."""
+        if self._fixed is not None:
+            return list(self._fixed)
         by_id: dict[str, Bank] = {}
         for p in self.paths():
             try:
@@ -93,8 +101,8 @@ class BankCatalog:
         if parts:
             return combine_banks([self.resolve(part) for part in parts])
         candidate = Path(ref).expanduser()
-        if candidate.suffix == ".md" or candidate.exists() or "/" in ref:
-            return load_bank(candidate)
+        if self._fixed is None and (candidate.suffix == ".md" or candidate.exists() or "/" in ref):
+            return load_bank(candidate)  # a catalog of loaded banks resolves ids only
         for bank in reversed(self.banks()):
             if bank.id == ref:
                 return bank

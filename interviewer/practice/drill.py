@@ -15,6 +15,8 @@ from interviewer.content.bank import Bank, Question
 from interviewer.grading.grade import Grade
 from interviewer.content.rubric import Rubric
 from interviewer.practice.srs import PointState, Review, ReviewLog, mastered, schedule
+from interviewer.content.bank_rubric import rubric_for_bank
+from interviewer.sessions.plan import InterviewPlan
 
 
 def _parse(ts: str) -> datetime:
@@ -83,6 +85,19 @@ def drill_questions(bank: Bank, statuses: list[PointStatus], now: datetime,
 
     ordered = sorted((q for q in bank.questions if by_q.get(q.id)), key=key)
     return ordered[:count] if count else ordered
+
+
+def drill_plan(log: ReviewLog, bank: Bank, count: int | None, *, time_limit: float | None,
+               total_limit: float | None, followups: bool,
+               now: datetime | None = None) -> InterviewPlan | None:
+    """The interview of a drill: the questions :func:`drill_questions` picks from the bank's
+    review log. None when nothing in the bank was ever reviewed (nothing to drill yet)."""
+    statuses = point_statuses(log, rubric_for_bank(bank).rubric)
+    if not any(s.reviews for s in statuses):
+        return None
+    questions = drill_questions(bank, statuses, now or datetime.now(timezone.utc), count)
+    return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=time_limit,
+                         total_limit=total_limit, followups=followups)
 
 
 def mastery(statuses: list[PointStatus], bank: Bank) -> dict[str, float]:

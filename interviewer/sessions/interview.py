@@ -103,7 +103,6 @@ class Attempt:
                      for p in self.grade.points)
         return credit / total if total else 0.0
 
-    score_with_probing = score_with_followups  # alias: the old name, still read by the TUI
 
     @property
     def followup_pending(self) -> bool:

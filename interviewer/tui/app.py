@@ -11,7 +11,7 @@ import gc
 import threading
 import time
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,27 +23,26 @@ from textual.screen import Screen
 
 from interviewer import factory
 from interviewer.content.bank import Bank
-from interviewer.content.catalog import combine_banks, combined_ids
 from interviewer.config import Settings
+from interviewer.sessions.controller import InterviewController
 from interviewer.errors import InterviewerError
-from interviewer.grading.grade import AnswerGrader, Grade
-from interviewer.sessions.interview import FollowUpRound, Interview
-from interviewer.sessions.recorder import Recorder, interview_from_session, where_it_stopped
-from interviewer.content.bank_rubric import rubric_for_bank
-from interviewer.sessions.plan import InterviewPlan, SetupChoices, load_choices, save_choices
+from interviewer.grading.grade import AnswerGrader
+from interviewer.sessions.interview import Interview
+from interviewer.sessions.recorder import Recorder, where_it_stopped
+from interviewer.sessions.plan import InterviewPlan, SetupChoices, load_choices
 from interviewer.sessions.rows import SessionRow
 from interviewer.sessions.store import Store
 from interviewer.sessions.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
     DraftSaved,
-    FollowUpGraded,
-    FollowUpReady,
     GradingFailed,
     ModelFailed,
     ModelReady,
 )
+from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
+from interviewer.tui.screen_requests import ScreenRequests
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.signals import quit_cleanly_on_signals
@@ -57,7 +56,7 @@ if TYPE_CHECKING:
 GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
 
 
-class InterviewApp(App[int]):
+class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "interviewer"
     BINDINGS = [
@@ -77,19 +76,33 @@ class InterviewApp(App[int]):
         self.banks = banks
         self.grader = grader
         self.settings = settings
-        self.choices = choices
         self.initial_plan = plan
         self.initial_resume = resume
         self.store = store
-        self.recorder: Recorder | None = None
         self.clock: Clock = clock or MonotonicClock()
-        self.interview: Interview | None = None
-        self._save_warned = False
-        self.total: Countdown | None = None
+        self.controller = InterviewController(
+            banks=banks, store=store, settings=settings, model_id=grader.model_id,
+            clock=self.clock, choices=choices, on_saved=self._draft_saved_elsewhere)
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
+
+    @property
+    def interview(self) -> Interview | None:
+        return self.controller.interview
+
+    @property
+    def recorder(self) -> Recorder | None:
+        return self.controller.recorder
+
+    @property
+    def total(self) -> Countdown | None:
+        return self.controller.total
+
+    @property
+    def choices(self) -> SetupChoices:
+        return self.controller.choices
 
     # ------------------------------------------------------------ start
 
@@ -111,7 +124,7 @@ class InterviewApp(App[int]):
     def _setup_screen(self) -> SetupScreen:
         from interviewer.tui.screens.setup import SetupScreen  # its widgets cost the first frame
 
-        return SetupScreen(self.banks, self.choices)
+        return SetupScreen(self.banks, self.choices, self.controller)
 
     def flush_draft(self) -> None:
         """Write the answer being typed now, whichever screen is on top of it."""
@@ -121,62 +134,23 @@ class InterviewApp(App[int]):
 
     def start_interview(self, plan: InterviewPlan, choices: SetupChoices | None = None) -> None:
         if choices is not None:
-            self.choices = choices
-            save_choices(self.settings.data_dir, choices)
+            self.controller.remember(choices)
         try:
-            loaded = rubric_for_bank(plan.bank)
+            warnings = self.controller.start(plan)
         except InterviewerError as exc:
             self.notify(str(exc), severity="error", markup=False, timeout=15)
             return
-        for warning in loaded.warnings:
+        for warning in warnings:
             self.notify(warning, severity="warning", markup=False, timeout=8)
-        self.interview = Interview.start(plan, loaded.rubric)
-        self.recorder = Recorder.start(self.store, self.interview, self.grader.model_id,
-                                       llm=self._llm_meta() if plan.followups else None,
-                                       on_saved=self._draft_saved_elsewhere)
         self.sub_title = plan.bank.title
-        self.total = Countdown(self.clock, plan.total_limit).start() if plan.total_limit else None
-        self._show(InterviewScreen(self.interview, 0, self.clock))
+        assert self.interview is not None
+        self._show(InterviewScreen(self.interview, 0, self.clock, controller=self.controller))
 
     # ------------------------------------------------------------ practice
 
-    def _statuses(self, bank: Bank):
-        from interviewer.practice.drill import point_statuses
-
-        return point_statuses(self.store.review_log(bank.id), rubric_for_bank(bank).rubric)
-
-    def due_count(self, bank: Bank) -> tuple[int, int]:
-        """(points due now, points ever reviewed) for the setup screen."""
-        from interviewer.practice.drill import due_points
-
-        try:
-            statuses = self._statuses(bank)
-        except InterviewerError:
-            return 0, 0
-        now = datetime.now(timezone.utc)
-        return len(due_points(statuses, now)), sum(1 for s in statuses if s.reviews)
-
-    def drill_plan(self, bank: Bank, choices: SetupChoices) -> InterviewPlan:
-        from interviewer.practice.drill import drill_questions
-
-        statuses = self._statuses(bank)
-        if not any(s.reviews for s in statuses):
-            raise InterviewerError("Nothing to drill yet: answer some questions in this bank first.")
-        questions = drill_questions(bank, statuses, datetime.now(timezone.utc), choices.count)
-        return InterviewPlan(bank=bank, questions=tuple(questions), time_limit=choices.time_limit,
-                             total_limit=choices.total_limit, followups=choices.followups)
-
     def previous_grade(self, index: int):
         """The last grade of the same question before this attempt, for the retake diff."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        earlier = [a for a in self.interview.attempts[:index]
-                   if a.question.id == attempt.question.id and a.grade is not None]
-        if earlier:
-            return earlier[-1].grade
-        data = self.store.last_grade(self.interview.bank.id, attempt.question.id,
-                                     self.recorder.session_id if self.recorder else None)
-        return Grade.from_dict(data, "") if data else None
+        return self.controller.previous_grade(index)
 
     def offer_resume(self) -> None:
         """Ask whether to go on with an interview a crash or a kill left unfinished."""
@@ -190,36 +164,31 @@ class InterviewApp(App[int]):
         def decide(yes: bool | None) -> None:
             if yes:
                 self.resume_session(row)
-            elif self.store.hold(row.id):  # not if another window has taken it meanwhile
-                self.store.finish_session(row.id, status="abandoned")
+            else:
+                self.controller.abandon(row)
 
         self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
                                        f"{started} UTC ({where})?"), decide)
 
     def resume_session(self, row: SessionRow) -> None:
-        interview = interview_from_session(row, _Banks(self.banks),  # type: ignore[arg-type]
-                                           self.store.path.parent if self.store.path else None)
-        if not interview.rubric.questions:
+        try:
+            outcome = self.controller.resume(row)
+        except InterviewerError as exc:  # open in another window: that one keeps it
+            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
+            return
+        if outcome == "missing":
             if len(self.screen_stack) <= 1:  # started to resume: never leave a blank screen
                 self.push_screen(self._setup_screen())
             self.notify(f"Cannot resume: bank '{row.bank_id}' is no longer available.",
                         severity="error", markup=False, timeout=15)
             return
-        try:
-            recorder = Recorder.start(self.store, interview, self.grader.model_id,
-                                      session_id=row.id, on_saved=self._draft_saved_elsewhere)
-        except InterviewerError as exc:  # open in another window: that one keeps it
-            self.notify(f"Cannot resume: {exc}", severity="error", markup=False)
-            return
-        self.interview, self.recorder = interview, recorder
-        self.sub_title = interview.bank.title
-        total = interview.plan.total_limit
-        if total:
-            self.total = Countdown(self.clock, total, used_before=interview.total_time()).start()
-        if all(a.done and not a.followup_pending for a in interview.attempts):
+        assert self.interview is not None
+        self.sub_title = self.interview.bank.title
+        if outcome == "finished":
             self.finish()
         else:
-            self._show(InterviewScreen(interview, interview.index, self.clock))
+            self._show(InterviewScreen(self.interview, self.interview.index, self.clock,
+                                         controller=self.controller))
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -263,24 +232,9 @@ class InterviewApp(App[int]):
     def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool | None:
         """Write what is typed (and the time used) to disk; say so once if that fails.
         None: the database is busy and the draft waits in a side file (never blocks)."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        attempt.answer = text
-        if time_used is not None:
-            attempt.time_used = time_used
-        if self.recorder is None:
-            return False
-        saved = self.recorder.draft(index)
+        saved = self.controller.save_draft(index, text, time_used)
         self._check_saving(saved)
         return saved
-
-    def save_followup_draft(self, index: int, text: str, time_used: float) -> None:
-        """What is typed to the open follow-up, saved like a main answer's draft."""
-        assert self.interview is not None
-        round_ = self.interview.attempts[index].followups[-1]
-        round_.answer, round_.time_used = text, time_used
-        if self.recorder is not None:
-            self._check_saving(self.recorder.followup_draft(index))
 
     def _draft_saved_elsewhere(self, index: int) -> None:
         """From the draft writer's thread: a draft that waited is in the database now."""
@@ -291,10 +245,9 @@ class InterviewApp(App[int]):
             self.screen.draft_saved(message.index)
 
     def _check_saving(self, saved: bool | None) -> None:
-        if saved is False and self.store.persistent and not self._save_warned:
-            self._save_warned = True
-            self.notify(f"Not saving: {self.store.last_error}. Keep this window open; your "
-                        "text is still here.", severity="error", markup=False, timeout=15)
+        problem = self.controller.saving_problem(saved)
+        if problem is not None:
+            self.notify(problem, severity="error", markup=False, timeout=15)
 
     def submit_answer(self, index: int, text: str) -> None:
         """Grade now, or as soon as the model is ready."""
@@ -321,9 +274,7 @@ class InterviewApp(App[int]):
     def on_answer_graded(self, message: AnswerGraded) -> None:
         assert self.interview is not None
         attempt = self.interview.attempts[message.index]
-        attempt.grade = message.grade
-        if self.recorder is not None:
-            self._check_saving(self.recorder.result(message.index))
+        self._check_saving(self.controller.graded(message.index, message.grade))
         screen = self.screen
         if isinstance(screen, InterviewScreen):
             if self._wants_followup(attempt):
@@ -332,131 +283,6 @@ class InterviewApp(App[int]):
             else:
                 screen.show_feedback(message.index)
         self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
-
-    # ------------------------------------------------------------ follow-ups
-
-    def _llm_meta(self) -> dict[str, str]:
-        llm = self.settings.llm
-        if not (llm.base_url and llm.model):
-            return {"model": "template (no LLM configured)"}
-        return {"base_url": llm.base_url, "model": llm.model}
-
-    def _wants_followup(self, attempt) -> bool:
-        return (self.prober is not None and self.interview is not None
-                and self.interview.plan.followups and attempt.grade is not None
-                and len(attempt.followups) < max(0, self.settings.llm.max_followups))
-
-    def ask_followup(self, index: int) -> None:
-        """Write the follow-up in a daemon thread; its text streams to the screen as it
-        arrives. F3 or quitting cancels it: a pending call never holds the user or the process."""
-        self._cancel_followup()
-        cancel = self._followup_cancel = threading.Event()
-        threading.Thread(target=self._write_followup, args=(index, cancel), daemon=True,
-                         name="follow-up").start()
-
-    def _cancel_followup(self) -> None:
-        cancel = getattr(self, "_followup_cancel", None)
-        if cancel is not None:
-            cancel.set()
-        self._followup_cancel = None
-
-    def _write_followup(self, index: int, cancel: threading.Event) -> None:
-        from interviewer.followups.prober import followup_language
-
-        assert self.interview is not None and self.prober is not None
-        attempt = self.interview.attempts[index]
-        question = self.interview.rubric.question(attempt.question.id)
-        language = followup_language(question, self.interview.bank.language)
-
-        def stream(text: str) -> None:
-            if not cancel.is_set():
-                self.call_from_thread(self._stream_followup, text)
-
-        try:
-            followup = self.prober.followup(question, attempt.grade, language, stream,
-                                            cancel=cancel)
-        except Exception as exc:  # the prober falls back itself; this is the last guard
-            from interviewer.followups.prober import template_followup
-
-            followup = template_followup(question, attempt.grade, language,
-                                         notice=f"follow-up failed ({type(exc).__name__})")
-        if not cancel.is_set():
-            message = FollowUpReady(index, followup)
-            message.cancel = cancel
-            self.post_message(message)
-
-    def _stream_followup(self, text: str) -> None:
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.stream_followup(text)
-
-    def on_follow_up_ready(self, message: FollowUpReady) -> None:
-        assert self.interview is not None
-        cancel = getattr(message, "cancel", None)
-        if cancel is not None and (cancel.is_set() or cancel is not self._followup_cancel):
-            return  # skipped while it was being written
-        self._followup_cancel = None
-        f = message.followup
-        attempt = self.interview.attempts[message.index]
-        attempt.followups.append(FollowUpRound(question=f.text, targets=f.targets,
-                                               source=f.source, notice=f.notice, draft=True))
-        if self.recorder is not None:  # the question is kept from the moment it is asked
-            self._check_saving(self.recorder.followup_draft(message.index))
-        if f.notice:
-            self.notify(f.notice, severity="warning", markup=False, timeout=8)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.show_followup(message.index, f.text, f.notice)
-
-    def submit_followup(self, index: int, text: str, time_used: float) -> None:
-        assert self.interview is not None
-        round_ = self.interview.attempts[index].followups[-1]
-        round_.answer, round_.time_used, round_.draft = text, time_used, False
-        if self.recorder is not None:
-            self.recorder.result(index)
-        self.grade_followup(index, len(self.interview.attempts[index].followups) - 1)
-
-    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
-    def grade_followup(self, index: int, round_index: int) -> None:
-        """Grade the follow-up answer against the points it targeted, and only those."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        round_ = attempt.followups[round_index]
-        grade = None
-        if round_.targets and round_.answer.strip():
-            try:
-                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
-                                          round_.answer, only=round_.targets)
-            except Exception as exc:  # keep going: the answer is saved
-                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
-                                      severity="error", markup=False)
-        self.post_message(FollowUpGraded(index, round_index, grade))
-
-    def on_follow_up_graded(self, message: FollowUpGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
-        attempt.followups[message.round_index].grade = message.grade
-        if self.recorder is not None:
-            self._check_saving(self.recorder.result(message.index))
-        screen = self.screen
-        if not isinstance(screen, InterviewScreen):
-            return
-        if self._wants_followup(attempt):
-            screen.show_followup_waiting(message.index)
-            self.ask_followup(message.index)
-        else:
-            screen.show_feedback(message.index)
-
-    def skip_followup(self, index: int) -> None:
-        """Skip the follow-up, answered or still being written."""
-        assert self.interview is not None
-        self._cancel_followup()
-        rounds = self.interview.attempts[index].followups
-        if rounds and rounds[-1].draft:  # skipped: kept as it stands, no longer offered
-            rounds[-1].draft = False
-            if self.recorder is not None:
-                self.recorder.result(index)
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            screen.show_feedback(index)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
@@ -475,36 +301,25 @@ class InterviewApp(App[int]):
     # ------------------------------------------------------------ navigation
 
     def next_question(self) -> None:
-        assert self.interview is not None
-        nxt = self.interview.next_index()
-        if self.total is not None and self.total.expired:
+        nxt = self.controller.next_index()
+        if nxt is None:
             self.finish()
-        elif nxt is not None:
-            self.interview.index = nxt
-            self._ask(nxt)
         else:
-            self.finish()
+            self._ask(nxt)
 
     def skip_question(self, index: int) -> None:
-        assert self.interview is not None
-        self.interview.attempts[index].skipped = True
-        if self.recorder is not None:
-            self.recorder.result(index)
+        self.controller.skip(index)
         self.next_question()
 
     def retry_question(self, attempt_index: int) -> None:
-        assert self.interview is not None
-        index = self.interview.retry(attempt_index)
-        self.interview.index = index
-        if self.recorder is not None:
-            self.recorder.ensure(index)
-        self._ask(index)
+        self._ask(self.controller.retake(attempt_index))
 
     def review_feedback(self, index: int) -> None:
         """The feedback on a graded answer again, from the summary; N goes back to it."""
         assert self.interview is not None
-        self.interview.index = index
-        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True))
+        self.controller.review(index)
+        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True,
+                                         controller=self.controller))
 
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
@@ -512,43 +327,29 @@ class InterviewApp(App[int]):
         if isinstance(self.screen, InterviewScreen):
             self.screen.show_question(index)
         else:
-            self._show(InterviewScreen(self.interview, index, self.clock))
+            self._show(InterviewScreen(self.interview, index, self.clock,
+                                       controller=self.controller))
 
     def finish(self) -> None:
         from interviewer.tui.screens.summary import SummaryScreen
 
         assert self.interview is not None
-        if self.recorder is not None:
-            self.recorder.finish()
+        self.controller.finish()
         self._show(SummaryScreen(self.interview))
 
     def new_interview(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
-            self.recorder = None
-        self.interview = None
-        self.total = None
+        self.controller.close()
         self._show(self._setup_screen())
 
     def export_report(self) -> list[Path]:
         """Write the HTML and Markdown reports and say where they went."""
-        from interviewer.reports.report import ReportMeta, write_report
-
         if self.interview is None:
             return []
-        stamp = self.interview.started_at.astimezone().strftime("%Y%m%d-%H%M%S")
-        base = self.settings.data_dir / "reports" / f"{self.interview.bank.id}-{stamp}"
-        shares = self._session_mastery()
-        meta = ReportMeta(model_id=self.grader.model_id,
-                          llm=self._llm_meta() if self.interview.plan.followups else {},
-                          session_id=self.recorder.session_id if self.recorder else None,
-                          mastery=shares)
         try:
-            paths = [write_report(self.interview, base.with_suffix(f".{fmt}"), meta)
-                     for fmt in ("html", "md")]
+            paths = self.controller.write_report()
         except OSError as exc:
-            self.notify(f"Could not write the report: {exc.strerror} ({base.parent})",
-                        severity="error", markup=False)
+            self.notify(f"Could not write the report: {exc.strerror} "
+                        f"({self.settings.data_dir / 'reports'})", severity="error", markup=False)
             return []
         self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
@@ -561,45 +362,9 @@ class InterviewApp(App[int]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
 
-    def _practised(self, bank: Bank):
-        """The bank's rubric and point statuses once it has been practised, else None.
-
-        The rubric is read once here: the history screen needs it for the statuses and for
-        the mastery series alike.
-        """
-        from interviewer.practice.drill import point_statuses
-
-        try:
-            rubric = rubric_for_bank(bank).rubric
-            statuses = point_statuses(self.store.review_log(bank.id), rubric)
-        except InterviewerError:
-            return None
-        return (rubric, statuses) if any(s.reviews for s in statuses) else None
-
-    def _session_mastery(self) -> dict[str, float]:
-        """Mastery of the interview's bank and of the tags it asked; empty before practice."""
-        from interviewer.practice.drill import session_mastery
-
-        assert self.interview is not None
-        bank = self.interview.bank
-        try:
-            return session_mastery(self.store.review_log(bank.id), bank, self.interview.rubric,
-                                   list(self.interview.plan.questions))
-        except InterviewerError:
-            return {}
-
     def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
         """Per practised bank: its mastery and the mastery after each review date."""
-        from interviewer.practice.drill import mastery, mastery_over_time
-
-        out = {}
-        for bank in self.banks:
-            practised = self._practised(bank)
-            if practised:
-                rubric, statuses = practised
-                series = mastery_over_time(self.store.review_log(bank.id), rubric)
-                out[bank.id] = (mastery(statuses, bank), [v for _, v in series])
-        return out
+        return self.controller.mastery_by_bank()
 
     def action_help(self) -> None:
         from interviewer.tui.screens.help import HelpScreen
@@ -635,24 +400,10 @@ class InterviewApp(App[int]):
             yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)
             yield SystemCommand("Skip question", "Move on without grading", screen.action_skip)
         if isinstance(screen, SummaryScreen):
-            yield SystemCommand("Export report", "Write HTML and Markdown reports", self.export_report)
+            yield SystemCommand("Export report", "Write HTML and Markdown reports",
+                                partial(self._export_to, screen))
         if self.interview is not None:
             yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)
-
-
-class _Banks:
-    """The app's banks, looked up by id the way a BankCatalog would."""
-
-    def __init__(self, banks: list[Bank]) -> None:
-        self._by_id = {b.id: b for b in banks}
-
-    def resolve(self, ref: str) -> Bank:
-        parts = combined_ids(ref)
-        if parts:
-            return combine_banks([self.resolve(part) for part in parts])
-        if ref not in self._by_id:
-            raise InterviewerError(f"no bank with id '{ref}'")
-        return self._by_id[ref]
 
 
 def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,

@@ -19,6 +19,20 @@ CRITICAL_AT = 10.0
 class CountdownLabel(Static):
     """Shows ``mm:ss``; turns to warning colours at 1 minute and 10 seconds left."""
 
+    DEFAULT_CSS = """
+    CountdownLabel {
+        width: auto;
+        text-style: bold;
+    }
+    CountdownLabel.warning {
+        color: $warning;
+    }
+    CountdownLabel.critical {
+        color: $error;
+        text-style: bold reverse;
+    }
+    """
+
     def show(self, remaining: float | None, elapsed: float, paused: bool = False) -> None:
         if remaining is None:
             text = f"⏱ {format_clock(int(elapsed))}"

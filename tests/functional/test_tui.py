@@ -364,7 +364,7 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
         attempt = app.interview.attempts[0]
         assert attempt.followups[0].targets == (target.id,)
         assert attempt.probed_verdicts() == {target.id: "covered"}
-        assert attempt.score_with_probing > attempt.score
+        assert attempt.score_with_followups > attempt.score
         row = app.store.session(app.recorder.session_id)
         assert row.attempts[0].followups[0]["answer"].startswith("通信也只在")
 

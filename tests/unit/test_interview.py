@@ -68,13 +68,8 @@ def test_the_score_counting_follow_ups_has_the_reports_name() -> None:
     assert plain.score_with_followups == 0.5
 
 
-def test_core_code_uses_the_follow_up_name_for_that_score() -> None:
+def test_the_code_uses_the_follow_up_name_for_that_score() -> None:
     from conftest import ROOT
 
     for path in (ROOT / "interviewer").rglob("*.py"):
-        if "tui" in path.relative_to(ROOT / "interviewer").parts:
-            continue  # the terminal UI reads it through the old name's alias
-        text = path.read_text(encoding="utf-8")
-        uses = [line for line in text.splitlines()
-                if "score_with_probing" in line and "alias" not in line]
-        assert uses == [], path
+        assert "score_with_probing" not in path.read_text(encoding="utf-8"), path

@@ -10,6 +10,29 @@ from textual.widgets import Button, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
+
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+    }
+    #dialog {
+        width: 60;
+        height: auto;
+        padding: 1 2;
+        border: thick $warning;
+        background: $surface;
+    }
+    #dialog-text {
+        padding-bottom: 1;
+    }
+    #dialog-buttons {
+        height: auto;
+        align-horizontal: right;
+    }
+    #dialog-buttons Button {
+        margin-left: 2;
+    }
+    """
     BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str) -> None:

@@ -42,6 +42,20 @@ Press Escape to close."""
 
 
 class HelpScreen(ModalScreen[None]):
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+    }
+    #help {
+        width: 80;
+        max-width: 95%;
+        height: 80%;
+        padding: 1 2;
+        border: thick $primary;
+        background: $surface;
+    }
+    """
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:

@@ -15,6 +15,26 @@ from interviewer.sessions.rows import SessionRow
 
 
 class HistoryScreen(Screen):
+
+    DEFAULT_CSS = """
+    #history {
+        padding: 1 1;
+    }
+    .trend-label {
+        width: 1fr;
+        height: auto;
+        padding-top: 1;
+    }
+    #sessions {
+        height: auto;
+        max-height: 50%;
+        margin-top: 1;
+    }
+    #missed-title {
+        text-style: bold;
+        padding-top: 1;
+    }
+    """
     BINDINGS = [Binding("escape,q,h", "close", "Back")]
 
     def __init__(self, rows: list[SessionRow],

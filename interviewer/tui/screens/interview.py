@@ -13,104 +13,69 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, LoadingIndicator, Static, TextArea
 
-from interviewer.grading.grade import MARK
 from interviewer.sessions.timer import Clock, Countdown, marks_crossed
-from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText, score_bar
+from interviewer.tui.screens.feedback_panel import FEEDBACK_CSS, FeedbackPanel
+from interviewer.tui.screens.followup_panel import DRAFT_SAVE_DELAY, FOLLOWUP_CSS, FollowUpPanel
+from interviewer.tui.screens.question_panel import QUESTION_CSS, QuestionPanel
+from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText
 
 if TYPE_CHECKING:
-    from interviewer.grading.grade import Grade, PointResult
-    from interviewer.practice.drill import RetakeDiff
+    from interviewer.sessions.controller import InterviewController
     from interviewer.sessions.interview import Attempt, Interview
-    from interviewer.tui.app import InterviewApp
+    from interviewer.sessions.timer import Countdown as TotalClock
 
 _MODEL_STATUS = {
     "loading": "Loading the grading model…",
     "ready": "Model ready",
     "failed": "Grading unavailable (answers are still saved)",
 }
-DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 TICK = 0.25  # how often the clock is redrawn; the deadline itself comes from the clock
 TIME_SAVE_EVERY = 1.0  # the time used reaches disk this often while the clock runs
-MARKS = MARK
-STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bold $error",
-          "contradicted": "bold $error"}
-HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning",
-             "contradicted": "underline $error"}
 QUESTION_ACTIONS = {"submit", "pause", "skip"}
 FOLLOWUP_ACTIONS = {"submit", "skip"}
-FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
 FEEDBACK_ACTIONS = {"next", "toggle_numbers", "retry"}
-SAME_SOURCE = "(the same sentence as above)"
 WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
-def point_row(p: PointResult, numbers: bool, probed: str | None = None,
-              source: str | None = None) -> Content:
-    """One point as styled content; user and bank text go in as plain strings, never markup.
+class InterviewScreen(QuestionPanel, FeedbackPanel, FollowUpPanel, Screen):
+    """Posts what the user did (Submitted, Skipped, FollowUpSubmitted, FollowUpSkipped,
+    NextRequested, RetakeRequested); drafts are saved through the controller it is given."""
 
-    ``source``: the reference answer's sentence for the point, shown when it was not covered.
-    """
-    if probed:
-        parts: list = [(f" {MARKS.get(probed, '✗')} ", "bold $accent")]
-    else:
-        parts = [(f" {MARKS.get(p.verdict, '✗')} ", STYLES.get(p.verdict, "bold $error"))]
-    if p.group:
-        parts.append((f"{p.group} › ", "dim"))
-    parts.append(p.text)
-    if numbers:
-        parts.append((f"  (confidence {p.probability:.2f}, similarity {p.similarity:.2f})", "dim"))
-    if p.evidence:
-        parts += ["\n     ", ("← “", "dim"), (p.evidence, "italic"), ("”", "dim")]
-    if probed:
-        parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
-    elif p.verdict != "covered":
-        parts += ["\n     ", (p.reason, "dim")]
-    if source and p.verdict != "covered":
-        parts += ["\n     ", ("should have said: “", "dim"), (source, "$text-muted"), ("”", "dim")]
-    return Content.assemble(*parts)
+    DEFAULT_CSS = QUESTION_CSS + FOLLOWUP_CSS + FEEDBACK_CSS
 
+    class Submitted(Message):
+        def __init__(self, index: int, text: str) -> None:
+            super().__init__()
+            self.index, self.text = index, text
 
-def retake_line(diff: RetakeDiff) -> str:
-    parts = [f"Since your last attempt: {diff.delta:+.0%}"]
-    if diff.newly_covered:
-        parts.append("newly covered: " + "; ".join(diff.newly_covered))
-    if diff.lost:
-        parts.append("lost: " + "; ".join(diff.lost))
-    if not diff.newly_covered and not diff.lost:
-        parts.append("same points as before")
-    return " · ".join(parts)
+    class Skipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
+    class FollowUpSubmitted(Message):
+        def __init__(self, index: int, text: str, time_used: float) -> None:
+            super().__init__()
+            self.index, self.text, self.time_used = index, text, time_used
 
-def points_view(grade: Grade, numbers: bool, probed: dict[str, str] | None = None,
-                sources: dict[str, str] | None = None) -> Content:
-    probed, sources = probed or {}, sources or {}
-    rows, shown = [], None
-    for p in grade.points:
-        source = sources.get(p.point_id)
-        if source is not None and p.verdict != "covered":
-            source, shown = (SAME_SOURCE if source == shown else source), source
-        rows.append(point_row(p, numbers, probed.get(p.point_id), source))
-    return Content("\n\n").join(rows)
+    class FollowUpSkipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
+    class NextRequested(Message):
+        """On to the next question (or the summary)."""
 
-def highlighted_answer(grade: Grade) -> Content:
-    """The answer with the spans that earned points underlined."""
-    text = grade.answer
-    content = Content(text)
-    for p in grade.points:
-        if p.evidence and p.verdict in HIGHLIGHT:
-            start = text.find(p.evidence)
-            if start >= 0:
-                content = content.stylize(HIGHLIGHT[p.verdict], start, start + len(p.evidence))
-    return content
+    class RetakeRequested(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
-
-class InterviewScreen(Screen):
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("f2", "pause", "Pause/resume"),
@@ -123,9 +88,11 @@ class InterviewScreen(Screen):
     mode: reactive[str] = reactive("question", init=False)  # question | feedback
 
     def __init__(self, interview: Interview, index: int, clock: Clock,
-                 feedback: bool = False) -> None:
+                 feedback: bool = False, *, controller: InterviewController) -> None:
         """``feedback``: open on the feedback of attempt ``index`` (from the summary)."""
         super().__init__()
+        self.controller = controller
+        self.model_status = "loading"
         self.opens_on_feedback = feedback
         self.interview = interview
         self.clock = clock
@@ -139,8 +106,9 @@ class InterviewScreen(Screen):
         self._save_timer = None
 
     @property
-    def app_(self) -> InterviewApp:
-        return self.app  # type: ignore[return-value]
+    def total(self) -> TotalClock | None:
+        """The interview's own clock, when it has a limit."""
+        return self.controller.total
 
     @property
     def attempt(self) -> Attempt:
@@ -221,52 +189,14 @@ class InterviewScreen(Screen):
         # a resumed attempt keeps the time it had already used
         self.countdown = Countdown(self.clock, self.interview.plan.time_limit,
                                    used_before=attempt.time_used).start()
-        if self.app_.total is not None:
-            self.app_.total.resume()  # the interview clock runs only while a question is open
+        if self.total is not None:
+            self.total.resume()  # the interview clock runs only while a question is open
         self._update_count()
         self.mode = "question"
         self.query_one(ContentSwitcher).current = "question-panel"
         answer.focus()
         self._last_remaining = self._remaining()  # warn only at marks crossed from here
         self.tick()
-
-    def show_feedback(self, index: int) -> None:
-        self.index = index
-        attempt = self.attempt
-        grade = attempt.grade
-        assert grade is not None
-        counts = {v: sum(1 for p in grade.points if p.verdict == v) for v in MARKS}
-        counts["missed"] = len(grade.points) - counts["covered"] - counts["partial"]
-        self.query_one("#feedback-question", Static).update(attempt.question.text)
-        probed = attempt.probed_verdicts()
-        with_probing = (f" · with follow-up {attempt.score_with_probing:.0%}"
-                        if attempt.followups else "")
-        self.query_one("#score", Static).update(
-            f"Score {grade.score:4.0%}  {score_bar(grade.score)}{with_probing}")
-        self.query_one("#counts", Static).update(
-            f"✓ {counts['covered']}   ~ {counts['partial']}   ✗ {counts['missed']}"
-            + (f"   ≠ {counts['contradicted']}" if counts["contradicted"] else "")
-            + ("   (time ran out)" if attempt.auto_submitted else "")
-            + (f"\n{grade.note}" if grade.note else ""))
-        self.query_one("#answer-text", Static).update(highlighted_answer(grade))
-        diff_line = self.query_one("#retake-diff", Static)
-        previous = self.app_.previous_grade(index)
-        diff_line.display = previous is not None
-        if previous is not None:
-            from interviewer.practice.drill import retake_diff  # not needed for the first frame
-
-            diff_line.update(retake_line(retake_diff(previous, grade)))
-        self.query_one("#points-text", Static).update(
-            points_view(grade, self.numbers, probed, self._sources()))
-        self.waiting = False
-        self.mode = "feedback"
-        self.query_one(ContentSwitcher).current = "feedback-panel"
-        self.query_one("#points", VerticalScroll).scroll_home(animate=False)
-        self.query_one("#points", VerticalScroll).focus()
-
-    def _sources(self) -> dict[str, str]:
-        """Point id -> the reference answer's sentence for it."""
-        return self.interview.reference_sentences(self.index)
 
     def watch_mode(self) -> None:
         self.refresh_bindings()
@@ -305,18 +235,19 @@ class InterviewScreen(Screen):
 
     def _remaining(self) -> float | None:
         remaining = self.countdown.remaining()
-        total = self.app_.total
+        total = self.total
         if total is not None and (remaining is None or total.remaining() < remaining):
             remaining = total.remaining()  # the interview's limit is the nearer deadline
         return remaining
 
     def _show_model_status(self, status: str) -> None:
+        self.model_status = status
         self.query_one("#model-status", Static).update(_MODEL_STATUS.get(status, status))
 
     def _stop_clocks(self) -> None:
         self.countdown.pause()
-        if self.app_.total is not None:
-            self.app_.total.pause()
+        if self.total is not None:
+            self.total.pause()
 
     # ------------------------------------------------------------ typing
 
@@ -340,16 +271,6 @@ class InterviewScreen(Screen):
         if self._save_timer is None:
             self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
 
-    def _followup_changed(self, text: str) -> None:
-        rounds = self.attempt.followups
-        if self.followup_countdown is None or self.waiting or not rounds or not rounds[-1].draft:
-            return
-        if text == rounds[-1].answer:
-            return
-        rounds[-1].answer = text
-        if self._save_timer is None:
-            self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
-
     def save_now(self) -> None:
         """Write the draft and the time used so far (never waits on a busy database)."""
         if self._save_timer is not None:
@@ -359,14 +280,15 @@ class InterviewScreen(Screen):
             rounds = self.attempt.followups
             if self.followup_countdown is not None and not self.waiting and rounds \
                     and rounds[-1].draft:
-                self.app_.save_followup_draft(
+                self._told(self.controller.save_followup_draft(
                     self.index, self.query_one("#followup-answer", TextArea).text,
-                    self.followup_countdown.elapsed())
+                    self.followup_countdown.elapsed()))
             return
         if self.mode != "question":
             return
-        saved = self.app_.save_draft(self.index, self.query_one("#answer", TextArea).text,
-                                     self.countdown.elapsed())
+        saved = self.controller.save_draft(self.index, self.query_one("#answer", TextArea).text,
+                                           self.countdown.elapsed())
+        self._told(saved)
         status = self.query_one("#save-status", Static)
         if saved:
             status.update("✓ draft saved")
@@ -374,6 +296,12 @@ class InterviewScreen(Screen):
             status.update("… kept aside: the database is busy")
         else:
             status.update("⚠ not saved")
+
+    def _told(self, saved: bool | None) -> None:
+        """Say once that saving fails."""
+        problem = self.controller.saving_problem(saved)
+        if problem is not None:
+            self.notify(problem, severity="error", markup=False, timeout=15)
 
     def _save_time(self) -> None:
         """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
@@ -414,145 +342,11 @@ class InterviewScreen(Screen):
         self._stop_clocks()
         self.save_now()
         if not text.strip():
-            self.app_.skip_question(self.index)
+            self.post_message(self.Skipped(self.index))
             return
         self.waiting = True
         self.query_one("#answer", TextArea).read_only = True
-        if self.app_.model_status != "ready":
+        if self.model_status != "ready":
             self.query_one("#waiting").display = True
-        self.app_.submit_answer(self.index, text)
+        self.post_message(self.Submitted(self.index, text))
 
-    def action_pause(self) -> None:
-        if self.waiting:
-            return
-        self.paused = not self.paused
-        if self.paused:
-            self._stop_clocks()
-            self.save_now()
-        else:
-            self.countdown.resume()
-            if self.app_.total is not None:
-                self.app_.total.resume()
-        answer = self.query_one("#answer", TextArea)
-        answer.display = not self.paused  # no typing on a stopped clock
-        self.query_one("#paused").display = self.paused
-        if not self.paused:
-            answer.focus()
-        self.tick()
-
-    def action_skip(self) -> None:
-        if self.mode == "followup":
-            if not self.waiting:  # answering it, or still waiting for it to be written
-                self.app_.skip_followup(self.index)
-            return
-        self.query_one("#answer", TextArea).call_later(self._skip)
-
-    def _skip(self) -> None:
-        if self.waiting or self.mode != "question":
-            return
-        self.save_now()
-        if not self.query_one("#answer", TextArea).text.strip():
-            self._skip_now()
-            return
-        from interviewer.tui.screens.confirm import ConfirmScreen
-
-        def decide(skip: bool | None) -> None:
-            if skip:
-                self._skip_now()
-            else:
-                self.query_one("#answer", TextArea).focus()
-
-        self.app.push_screen(ConfirmScreen("Skip this question? What you typed is kept, "
-                                           "but not graded."), decide)
-
-    def _skip_now(self) -> None:
-        if self.waiting or self.mode != "question":
-            return
-        self._stop_clocks()
-        self.save_now()
-        self.app_.skip_question(self.index)
-
-    def cancel_waiting(self) -> None:
-        self.waiting = False
-        self.query_one("#waiting").display = False
-        self.query_one("#answer", TextArea).read_only = False
-        self.countdown.resume()
-        if self.app_.total is not None:
-            self.app_.total.resume()
-
-    # ------------------------------------------------------------ follow-up
-
-    def show_followup_waiting(self, index: int) -> None:
-        """The follow-up panel while the question is being written (it streams in)."""
-        self.index = index
-        self.followup_countdown = None
-        self.query_one("#followup-text", Static).update("The interviewer is thinking of a follow-up…")
-        self.query_one("#followup-notice", Static).update("")
-        answer = self.query_one("#followup-answer", TextArea)
-        answer.load_text("")
-        answer.read_only = True
-        self.query_one("#followup-countdown", CountdownLabel).update("")
-        self.waiting = False
-        self.mode = "followup"
-        self.query_one(ContentSwitcher).current = "followup-panel"
-
-    def stream_followup(self, text: str) -> None:
-        if self.mode == "followup" and self.followup_countdown is None and text:
-            self.query_one("#followup-text", Static).update(text)
-
-    def show_followup(self, index: int, text: str, notice: str | None,
-                      used_before: float = 0.0) -> None:
-        """The follow-up question in full: the answer box opens and its clock starts."""
-        self.index = index
-        self.query_one("#followup-text", Static).update(text)
-        self.query_one("#followup-notice", Static).update(notice or "")
-        limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
-        self.followup_countdown = Countdown(self.clock, limit, used_before=used_before).start()
-        answer = self.query_one("#followup-answer", TextArea)
-        answer.read_only = False
-        answer.focus()
-        self._tick_followup()
-
-    def show_pending_followup(self, index: int) -> None:
-        """A follow-up asked before the app stopped: its question, clock and typed answer."""
-        self.show_followup_waiting(index)
-        round_ = self.attempt.followups[-1]
-        self.show_followup(index, round_.question, round_.notice, used_before=round_.time_used)
-        self.query_one("#followup-answer", TextArea).load_text(round_.answer)
-
-    def _tick_followup(self) -> None:
-        countdown = getattr(self, "followup_countdown", None)
-        if countdown is None or self.waiting:
-            return
-        remaining = countdown.remaining()
-        self.query_one("#followup-countdown", CountdownLabel).show(remaining, countdown.elapsed())
-        if remaining is not None and remaining <= 0:
-            self.notify("Time is up: your follow-up answer was submitted as it stands.", timeout=6)
-            self._submit_followup(allow_empty=True)
-
-    def _submit_followup(self, allow_empty: bool) -> None:
-        countdown = getattr(self, "followup_countdown", None)
-        if self.waiting or countdown is None:
-            return
-        text = self._typed("#followup-answer", allow_empty)
-        if text is None:
-            return
-        countdown.pause()
-        self.waiting = True
-        self.query_one("#followup-answer", TextArea).read_only = True
-        self.app_.submit_followup(self.index, text, countdown.elapsed())
-
-    # ------------------------------------------------------------ feedback actions
-
-    def action_toggle_numbers(self) -> None:
-        self.numbers = not self.numbers
-        grade = self.attempt.grade
-        if grade is not None:
-            self.query_one("#points-text", Static).update(
-                points_view(grade, self.numbers, self.attempt.probed_verdicts(), self._sources()))
-
-    def action_next(self) -> None:
-        self.app_.next_question()
-
-    def action_retry(self) -> None:
-        self.app_.retry_question(self.index)

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, SelectionList, Static, Switch
 
@@ -16,11 +17,11 @@ from interviewer.content.bank import Bank
 from interviewer.content.catalog import combine_banks, combined_ids
 from interviewer.config import parse_duration
 from interviewer.errors import InterviewerError
-from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.plan import InterviewPlan, SetupChoices, make_plan
 from interviewer.tui.checklist import CheckList
 
 if TYPE_CHECKING:
-    from interviewer.tui.app import InterviewApp
+    from interviewer.sessions.controller import InterviewController
 
 
 def _duration_text(seconds: float | None) -> str:
@@ -31,17 +32,61 @@ def _duration_text(seconds: float | None) -> str:
 
 
 class SetupScreen(Screen):
+    """The form; a valid one is posted up as :class:`StartRequested`. What is due for review
+    and the drill's questions come from the ``practice`` it is given."""
+
+    DEFAULT_CSS = """
+    #setup {
+        padding: 1 2;
+    }
+    #setup-title {
+        text-style: bold;
+        padding-bottom: 1;
+    }
+    .field {
+        height: auto;
+    }
+    .field-label {
+        width: 22;
+        padding: 1 1 0 0;
+    }
+    .field Select, .field Input {
+        width: 1fr;
+        max-width: 80;
+    }
+    .field SelectionList {
+        width: 1fr;
+        max-width: 80;
+        height: auto;
+        max-height: 8;
+    }
+    #due-info {
+        width: auto;
+        padding: 1 0 0 2;
+        color: $text-muted;
+    }
+    #setup-error {
+        color: $error;
+        height: auto;
+        padding-bottom: 1;
+    }
+    """
+
+    class StartRequested(Message):
+        def __init__(self, plan: InterviewPlan, choices: SetupChoices) -> None:
+            super().__init__()
+            self.plan = plan
+            self.choices = choices
+
     BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
                 Binding("f4", "app.history", "History")]
 
-    def __init__(self, banks: list[Bank], choices: SetupChoices) -> None:
+    def __init__(self, banks: list[Bank], choices: SetupChoices,
+                 practice: InterviewController) -> None:
         super().__init__()
         self.banks = {b.id: b for b in banks}
         self.choices = choices
-
-    @property
-    def app_(self) -> InterviewApp:
-        return self.app  # type: ignore[return-value]
+        self.practice = practice
 
     def compose(self) -> ComposeResult:
         c = self.choices
@@ -97,7 +142,7 @@ class SetupScreen(Screen):
 
     def _show_due(self) -> None:
         bank = self._bank()
-        due, practised = self.app_.due_count(bank) if bank is not None else (0, 0)
+        due, practised = self.practice.due_count(bank) if bank is not None else (0, 0)
         text = (f"{due} points due for review" if practised else "nothing practised yet")
         self.query_one("#due-info", Static).update(text)
 
@@ -160,10 +205,10 @@ class SetupScreen(Screen):
             choices = self.read_choices()
             bank = self._bank()
             assert bank is not None  # read_choices insists on one
-            plan = (self.app_.drill_plan(bank, choices) if choices.drill
+            plan = (self.practice.drill_plan(bank, choices) if choices.drill
                     else make_plan(bank, choices))
         except (ValueError, InterviewerError) as exc:
             self._error(str(exc))
             return
         self._error("")
-        self.app_.start_interview(plan, choices)
+        self.post_message(self.StartRequested(plan, choices))

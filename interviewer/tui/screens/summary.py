@@ -8,20 +8,74 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from interviewer.sessions.score import RULE as SCORE_RULE
 from interviewer.sessions.score import format_score
-from interviewer.sessions.timer import format_clock
 from interviewer.sessions.timer import format_elapsed
 from interviewer.tui.widgets import score_bar
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from interviewer.sessions.interview import Interview
 
 
 class SummaryScreen(Screen):
+    """Posts what the user asks for (export, the feedback on a row, retake, a new interview);
+    the app answers by setting :attr:`exported`."""
+
+    DEFAULT_CSS = """
+    #summary {
+        padding: 1 1;
+    }
+    #score {
+        width: auto;
+        text-style: bold;
+        padding: 0 1 0 1;
+    }
+    #score-rule {
+        color: $text-muted;
+        padding: 0 1;
+    }
+    #summary-hint {
+        color: $text-muted;
+    }
+    #export-path {
+        height: auto;
+        color: $success;
+    }
+    #results {
+        height: auto;
+        max-height: 60%;
+    }
+    #missed-title {
+        text-style: bold;
+        padding-top: 1;
+    }
+    """
+
+    class ExportRequested(Message):
+        """Write the reports."""
+
+    class FeedbackRequested(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index  # the attempt whose feedback to show again
+
+    class RetakeRequested(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index  # the attempt to take again
+
+    class NewInterviewRequested(Message):
+        """Back to the setup screen."""
+
+    exported: reactive[tuple[Path, ...]] = reactive((), init=False)  # where the reports went
+
     BINDINGS = [
         Binding("e", "export", "Export"),
         Binding("r", "retry", "Retake"),
@@ -85,7 +139,7 @@ class SummaryScreen(Screen):
             else:
                 score = f"{a.score:.0%}" if a.grade else "—"
                 if a.followups and a.grade:
-                    score += f" ({a.score_with_probing:.0%})"  # with what the follow-ups drew out
+                    score += f" ({a.score_with_followups:.0%})"  # with what the follow-ups drew out
             label = a.question.text + (" (retake)" if a.retry_of is not None else "")
             # cells given as Content are never parsed as markup
             table.add_row(str(n), score, format_elapsed(a.time_used), Content(label),
@@ -94,7 +148,9 @@ class SummaryScreen(Screen):
             table.move_cursor(row=min(cursor, table.row_count - 1))
 
     def action_export(self) -> None:
-        paths = self.app.export_report()  # type: ignore[attr-defined]
+        self.post_message(self.ExportRequested())
+
+    def watch_exported(self, paths: tuple[Path, ...]) -> None:
         if paths:  # kept on screen, not in a toast that vanishes
             self.query_one("#export-path", Static).update(
                 "Report written to:\n" + "\n".join(f"  {p}" for p in paths))
@@ -104,12 +160,12 @@ class SummaryScreen(Screen):
         if attempt.grade is None:
             self.notify("No feedback: this question was not graded.", timeout=4)
             return
-        self.app.review_feedback(event.cursor_row)  # type: ignore[attr-defined]
+        self.post_message(self.FeedbackRequested(event.cursor_row))
 
     def action_retry(self) -> None:
         table = self.query_one(DataTable)
         if table.row_count:
-            self.app.retry_question(table.cursor_row)  # type: ignore[attr-defined]
+            self.post_message(self.RetakeRequested(table.cursor_row))
 
     def action_new(self) -> None:
-        self.app.new_interview()  # type: ignore[attr-defined]
+        self.post_message(self.NewInterviewRequested())

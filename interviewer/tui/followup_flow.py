@@ -1,0 +1,117 @@
+"""Follow-up questions in the app: written in a daemon thread (streamed to the screen as
+they arrive, cancelled by a skip or by quitting), answered, graded against the points they
+targeted, and kept through the controller."""
+
+from __future__ import annotations
+
+import threading
+
+from textual import work
+
+from interviewer.tui.messages import FollowUpGraded, FollowUpReady
+from interviewer.tui.screens.interview import InterviewScreen
+
+
+class FollowUpFlow:
+    """Mixed into :class:`~interviewer.tui.app.InterviewApp`."""
+
+    def _wants_followup(self, attempt) -> bool:
+        return self.controller.wants_followup(attempt, self.prober is not None)
+
+    def ask_followup(self, index: int) -> None:
+        """Write the follow-up in a daemon thread; its text streams to the screen as it
+        arrives. F3 or quitting cancels it: a pending call never holds the user or the process."""
+        self._cancel_followup()
+        cancel = self._followup_cancel = threading.Event()
+        threading.Thread(target=self._write_followup, args=(index, cancel), daemon=True,
+                         name="follow-up").start()
+
+    def _cancel_followup(self) -> None:
+        cancel = getattr(self, "_followup_cancel", None)
+        if cancel is not None:
+            cancel.set()
+        self._followup_cancel = None
+
+    def _write_followup(self, index: int, cancel: threading.Event) -> None:
+        from interviewer.followups.prober import followup_language
+
+        assert self.interview is not None and self.prober is not None
+        attempt = self.interview.attempts[index]
+        question = self.interview.rubric.question(attempt.question.id)
+        language = followup_language(question, self.interview.bank.language)
+
+        def stream(text: str) -> None:
+            if not cancel.is_set():
+                self.call_from_thread(self._stream_followup, text)
+
+        try:
+            followup = self.prober.followup(question, attempt.grade, language, stream,
+                                            cancel=cancel)
+        except Exception as exc:  # the prober falls back itself; this is the last guard
+            from interviewer.followups.prober import template_followup
+
+            followup = template_followup(question, attempt.grade, language,
+                                         notice=f"follow-up failed ({type(exc).__name__})")
+        if not cancel.is_set():
+            message = FollowUpReady(index, followup)
+            message.cancel = cancel
+            self.post_message(message)
+
+    def _stream_followup(self, text: str) -> None:
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.stream_followup(text)
+
+    def on_follow_up_ready(self, message: FollowUpReady) -> None:
+        assert self.interview is not None
+        cancel = getattr(message, "cancel", None)
+        if cancel is not None and (cancel.is_set() or cancel is not self._followup_cancel):
+            return  # skipped while it was being written
+        self._followup_cancel = None
+        f = message.followup
+        self._check_saving(self.controller.followup_asked(message.index, f.text, f.targets,
+                                                          f.source, f.notice))
+        if f.notice:
+            self.notify(f.notice, severity="warning", markup=False, timeout=8)
+        if isinstance(self.screen, InterviewScreen):
+            self.screen.show_followup(message.index, f.text, f.notice)
+
+    def submit_followup(self, index: int, text: str, time_used: float) -> None:
+        self.grade_followup(index, self.controller.submit_followup(index, text, time_used))
+
+    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
+    def grade_followup(self, index: int, round_index: int) -> None:
+        """Grade the follow-up answer against the points it targeted, and only those."""
+        assert self.interview is not None
+        attempt = self.interview.attempts[index]
+        round_ = attempt.followups[round_index]
+        grade = None
+        if round_.targets and round_.answer.strip():
+            try:
+                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
+                                          round_.answer, only=round_.targets)
+            except Exception as exc:  # keep going: the answer is saved
+                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
+                                      severity="error", markup=False)
+        self.post_message(FollowUpGraded(index, round_index, grade))
+
+    def on_follow_up_graded(self, message: FollowUpGraded) -> None:
+        assert self.interview is not None
+        attempt = self.interview.attempts[message.index]
+        self._check_saving(self.controller.followup_graded(message.index, message.round_index,
+                                                           message.grade))
+        screen = self.screen
+        if not isinstance(screen, InterviewScreen):
+            return
+        if self._wants_followup(attempt):
+            screen.show_followup_waiting(message.index)
+            self.ask_followup(message.index)
+        else:
+            screen.show_feedback(message.index)
+
+    def skip_followup(self, index: int) -> None:
+        """Skip the follow-up, answered or still being written."""
+        self._cancel_followup()
+        self.controller.skip_followup(index)
+        screen = self.screen
+        if isinstance(screen, InterviewScreen):
+            screen.show_feedback(index)
