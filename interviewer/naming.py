@@ -74,6 +74,7 @@ def is_bare(span: str) -> bool:
     return all(_bare_item(item) for item in _ITEM_SEP.split(span))
 
 
+_SENTENCE_END = re.compile(r"[。!！?？\n]|\.(?!\d)")
 _LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?!\d)")
 _EXPLAINS = re.compile(r"[：:→=]|->")  # "DP：复制模型" says what DP is
 _MAX_LISTED_CJK = 8  # a noun phrase, a little longer than a bare name
@@ -86,7 +87,9 @@ LISTED_SHARE = 0.8
 _IMPERATIVE_EN = frozenset(
     "use try add enable disable turn set lower raise reduce increase decrease switch make get "
     "call check move keep split shard cache avoid run apply replace cut put overlap fuse "
-    "profile measure tune pin prefetch compile quantize offload".split())
+    "profile measure tune pin prefetch compile quantize offload combine include cover "
+    "classify tag collect monitor track log store record "
+    "before after first then".split())  # ... or a step in a sequence ("before migrating")
 
 
 def _listed(item: str) -> bool:
@@ -104,8 +107,13 @@ def _listed(item: str) -> bool:
 def is_term_list(answer: str) -> bool:
     """An answer that is a list of short noun phrases ("连续显存预分配、块表映射、prefix 共享",
     "trade memory for time, two copies per layer, …"): at least four items, four in five of
-    them short and without a predicate. Names a lot, states nothing."""
+    them short and without a predicate, and no sentence led in by a statement ("申请要包含
+    场景、预算、…" states what the items are for). Names a lot, states nothing."""
     items = [i for i in _LIST_SEP.split(answer) if squash(i)]
     if len(items) < MIN_LIST_ITEMS:
+        return False
+    leads = [next((i for i in _LIST_SEP.split(s) if squash(i)), "")
+             for s in _SENTENCE_END.split(answer) if squash(s)]
+    if not all(map(_listed, leads)):
         return False
     return sum(map(_listed, items)) >= LISTED_SHARE * len(items)

@@ -277,3 +277,22 @@ def test_advice_written_as_a_list_is_not_a_term_list() -> None:
 
     assert not is_term_list("activation checkpointing, smaller micro-batches, use fp16, "
                             "try ZeRO-3, also check the dataloader")
+
+
+@pytest.mark.parametrize("answer", [
+    "Each record must carry its owner, source, scope, creation time and expiry.",
+    "Tag every message by where it came from: user input, system policy, retrieved text, tool output.",
+    "上线申请要写清楚场景、预算、数据级别、峰值流量、回滚方案",
+    "Combine the hit rate, the latency, the cost and the error budget.",
+])
+def test_a_statement_that_enumerates_is_not_a_term_list(answer: str) -> None:
+    from interviewer.claims import is_term_list
+
+    assert not is_term_list(answer)
+
+
+def test_a_step_in_a_sequence_is_not_a_term_list() -> None:
+    from interviewer.claims import is_term_list
+
+    assert not is_term_list("Before the upgrade, freeze a regression suite with parsing, "
+                            "retries, timeouts, logging and metrics.")
