@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from interviewer.claim_text import _STOP_EN, CJK_RUN_START, _body, _label, _units
+from interviewer.claim_text import _STOP_EN, CJK_RUN_START, _body, _label, _units, named_sets
 from interviewer.glossary import squash
 
 # ---------------------------------------------------------------- alternatives
@@ -135,6 +135,38 @@ def _endpoints(lowered: str) -> tuple[str, bool]:
     return lowered, found
 
 
+@lru_cache(maxsize=16384)
+def _named_ids(lowered: str) -> frozenset[int]:
+    return frozenset(i for i, _ in named_sets(lowered))
+
+
+@lru_cache(maxsize=4096)
+def _compound_aliases(set_id: int) -> tuple[str, ...]:
+    """The names of a glossary term that hold a member of a set of alternatives as a part
+    ("gradient checkpointing" holds "gradient"), not as the whole name."""
+    from interviewer.glossary import glossary
+
+    out = []
+    for alias in glossary().sets[set_id]:
+        lowered = alias.lower()
+        for k in range(len(ALTERNATIVES)):
+            spans = _where(lowered, k, _members(lowered, k))
+            if any(squash(lowered[a:b]) != squash(lowered) for a, b in spans):
+                out.append(alias)
+                break
+    return tuple(out)
+
+
+def _without_shared_terms(lp: str, ls: str) -> tuple[str, str]:
+    shared = _named_ids(lp) & _named_ids(ls)
+    for set_id in sorted(shared):
+        for alias in _compound_aliases(set_id):
+            pattern = _loose_name(alias)
+            lp = pattern.sub(lambda m: " " * len(m.group()), lp)
+            ls = pattern.sub(lambda m: " " * len(m.group()), ls)
+    return lp, ls
+
+
 def swapped(point: str, span: str) -> tuple[str, str] | None:
     """``(what the point names, what the span names instead)`` when the span names a member
     of one set of alternatives in the role the point gives another ("谷歌开发的" for "微软开发
@@ -147,6 +179,9 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
     if point_transition and not still:
         lp = point.lower()
     transition = transition or still
+    # one thing under two names ("gradient checkpointing", "activation checkpointing") is
+    # not a swap of the words inside them: terms both name are set aside
+    lp, ls = _without_shared_terms(lp, ls)
     for g, group in enumerate(ALTERNATIVES):
         mp = _point_members(lp, g)
         if not mp:
@@ -176,10 +211,9 @@ _ENUM_GAP = re.compile(r"^\s*(?:和|与|及|以及|、|,|，|/|&|\band\b|\bor\b|
 
 def _things(lowered: str) -> list[tuple[int, int, str]]:
     """``(start, end, key)`` of every glossary term and alternative the text names."""
-    from interviewer.glossary import glossary
 
     out = []
-    for set_id, alias in glossary().named_sets(lowered):
+    for set_id, alias in named_sets(lowered):
         for m in _loose_name(alias).finditer(lowered):
             out.append((m.start(), m.end(), f"t{set_id}"))
     for g in range(len(ALTERNATIVES)):

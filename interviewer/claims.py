@@ -198,7 +198,8 @@ def _denies_label(label: str, span: str) -> bool:
             denied = m.group(1) or m.group(2)
             # the label itself, or its glossary term in any language, right after the denial
             head = " ".join(denied.split()[:3]) if m.group(2) else denied[:6]
-            if squash(denied).startswith(name) or (terms and terms <= _terms(head)):
+            if squash(denied).startswith(name) or (
+                    terms and terms <= _terms(head) and language_of(label) != language_of(span)):
                 return True
     return False
 
@@ -208,7 +209,8 @@ def negation_conflict(point: str, span: str) -> bool:
     if _point_is_bare(point):
         return _denies_name(point, span)
     label = _label(point)
-    if label and is_bare(label) and _denies_label(label, span):
+    if label and is_bare(label) and not _point_polarity(point).has_negation \
+            and _denies_label(label, span):
         return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
     p, s = _point_polarity(point), _polarity(span)
     if s.has_negation:

@@ -296,3 +296,14 @@ def test_a_step_in_a_sequence_is_not_a_term_list() -> None:
 
     assert not is_term_list("Before the upgrade, freeze a regression suite with parsing, "
                             "retries, timeouts, logging and metrics.")
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # one technique under two names is not a swap of its first word
+    ("梯度checkpointing以时间换空间", "然后开 activation checkpointing"),
+    ("activation checkpointing", "turn on gradient checkpointing"),
+    # a point that names a problem, and an answer that describes the same problem
+    ("拓扑感知：未充分利用网络拓扑导致链路拥塞", "没按拓扑放置任务，流量挤在少数链路上"),
+])
+def test_synonyms_and_described_problems_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
