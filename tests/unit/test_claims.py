@@ -277,3 +277,43 @@ def test_advice_written_as_a_list_is_not_a_term_list() -> None:
 
     assert not is_term_list("activation checkpointing, smaller micro-batches, use fp16, "
                             "try ZeRO-3, also check the dataloader")
+
+
+@pytest.mark.parametrize("answer", [
+    "Each record must carry its owner, source, scope, creation time and expiry.",
+    "Tag every message by where it came from: user input, system policy, retrieved text, tool output.",
+    "上线申请要写清楚场景、预算、数据级别、峰值流量、回滚方案",
+    "Combine the hit rate, the latency, the cost and the error budget.",
+])
+def test_a_statement_that_enumerates_is_not_a_term_list(answer: str) -> None:
+    from interviewer.grading.claims import is_term_list
+
+    assert not is_term_list(answer)
+
+
+def test_a_step_in_a_sequence_is_not_a_term_list() -> None:
+    from interviewer.grading.claims import is_term_list
+
+    assert not is_term_list("Before the upgrade, freeze a regression suite with parsing, "
+                            "retries, timeouts, logging and metrics.")
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # one technique under two names is not a swap of its first word
+    ("梯度checkpointing以时间换空间", "然后开 activation checkpointing"),
+    ("activation checkpointing", "turn on gradient checkpointing"),
+    # a point that names a problem, and an answer that describes the same problem
+    ("拓扑感知：未充分利用网络拓扑导致链路拥塞", "没按拓扑放置任务，流量挤在少数链路上"),
+])
+def test_synonyms_and_described_problems_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a comma between two clauses is not a list: "micro-batch，显存不够时…" names no pair
+    ("等效于使用N倍大的batch size，但峰值显存只需一个micro-batch的量",
+     "梯度累积把大batch拆成多个micro-batch，显存不够时用它"),
+    ("Only the leader handles writes", "Requests go to the leader, followers catch up later"),
+])
+def test_things_in_separate_clauses_are_not_an_enumeration(point: str, span: str) -> None:
+    assert contradiction(point, span) is None

@@ -1,0 +1,112 @@
+"""Reading claim texts: content units (Chinese bigrams, English stems, glossary terms) and
+a point's topic label. Shared by the contradiction checks (:mod:`interviewer.grading.claims`,
+:mod:`interviewer.grading.alternatives`) and the bare-name checks (:mod:`interviewer.grading.naming`).
+
+Plain ``re`` only: no numpy.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from interviewer.grading.glossary import squash
+from interviewer.content.language import CJK_CHARS
+
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+CJK_RUN_START = re.compile(f"[{CJK_CHARS}]")
+_WORD = re.compile(r"[a-z][a-z0-9'\-]*|[0-9]+")
+_BRACKETS = re.compile(r"[（(][^（）()]*[)）]")
+
+_STOP_EN = frozenset(
+    "a an the of to in on for and or is are be by with as at it its this that from into so "
+    "than then can per each all any use used using when which what how do does did not no "
+    "will would should could may might must has have had been being was were there their "
+    "they them only just also very much more less".split())
+
+
+def _stem(word: str) -> str:
+    """Enough stemming that "stores", "stored", "storing" and "store" meet."""
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def _units(text: str) -> set[str]:
+    """Content units of a piece of text: CJK bigrams and stemmed English words."""
+    out: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        out.update(run[i:i + 2] for i in range(len(run) - 1))
+        if len(run) == 1:
+            out.add(run)
+    out.update(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP_EN)
+    return out
+
+
+def _body(point: str) -> str:
+    """A point without its topic label: "拓扑感知：未充分利用…" asserts only what follows."""
+    head, sep, rest = point.partition("：") if "：" in point else point.partition(": ")
+    return rest if sep and rest.strip() and len(head) <= 12 else point
+
+
+def _label(point: str) -> str | None:
+    """The topic label of a point written "label：claim" ("负载均衡：避免…")."""
+    body = _body(point)
+    return point[:len(point) - len(body)].rstrip("：: ") if body != point else None
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """The glossary sets a short text names, as units that meet across languages ("显存占用"
+    and "memory usage" are one term)."""
+    from interviewer.grading.glossary import glossary
+
+    return frozenset(f"t:{set_id}" for set_id, _ in named_sets(text))
+
+
+@lru_cache(maxsize=1)
+def _term_index() -> tuple[dict[str, list[int]], list[int]]:
+    """Glossary terms by the first three characters of their squashed name (two for names of
+    two, and a list of those shorter), so a text is checked only against terms that can be
+    in it."""
+    from interviewer.grading.glossary import glossary
+
+    index: dict[str, list[int]] = {}
+    short: list[int] = []
+    for k, term in enumerate(glossary().terms):
+        if len(term.squashed) < 2:
+            short.append(k)
+        else:
+            index.setdefault(term.squashed[:3], []).append(k)
+    return index, short
+
+
+@lru_cache(maxsize=16384)
+def named_sets(text: str) -> tuple[tuple[int, str], ...]:
+    """``glossary().named_sets(text)``, the same answer, checking only the terms whose first
+    characters occur in the text (the glossary's own loop reads every term)."""
+    from interviewer.grading.glossary import glossary
+
+    g = glossary()
+    lowered, squashed = text.lower(), squash(text)
+    index, short = _term_index()
+    candidates = set(short)
+    for i in range(len(squashed) - 1):
+        candidates.update(index.get(squashed[i:i + 2], ()))  # names of two characters
+        candidates.update(index.get(squashed[i:i + 3], ()))
+    found: dict[int, str] = {}
+    taken: list[str] = []
+    for k in sorted(candidates):  # the glossary's order: longest name first
+        term = g.terms[k]
+        if term.set_id in found or any(term.squashed in t for t in taken):
+            continue
+        if term.found_in(lowered, squashed):
+            found[term.set_id] = term.alias
+            taken.append(term.squashed)
+    return tuple(found.items())
