@@ -227,12 +227,14 @@ class Grader:
         ev = self.evidence(rubric, question_id, answer, only)
         scorer = self.scorer
         d = decide(points, ev, scorer)
+        # an answer that earns something here is about this question, whatever else it says
+        earns = any(v in ("covered", "partial") for v in d.verdicts)
         results = tuple(PointResult(
             point_id=point.id, text=point.text, group=point.group, weight=point.weight,
             verdict=d.verdicts[i], probability=float(d.probs[i]),
             similarity=float(ev.similarities[i]),
             evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
-            reason=d.why[i] or _reason(d.verdicts[i], point, ev, i, scorer))
+            reason=d.why[i] or _reason(d.verdicts[i], point, ev, i, scorer, earns))
             for i, point in enumerate(points))
         return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
                      model_id=self.model_id,
@@ -329,7 +331,8 @@ def _one_claim_per_clause(points, verdicts: list[str], evidence: list[str | None
                                                   "states another point")
 
 
-def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer) -> str:
+def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer,
+            earns: bool = False) -> str:
     """Why the verdict, in words a candidate can act on."""
     span = ev.spans[i]
     if span is None:
@@ -343,6 +346,6 @@ def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer) ->
         return "touched on, but vague or incomplete"
     if ev.restating >= RESTATING_SHARE:
         return "not found: much of the answer restates the question"
-    if row["off"] < scorer.cutoff("off_topic_margin"):
+    if not earns and row["off"] < scorer.cutoff("off_topic_margin"):
         return "not found: your answer seems to address a different question"
     return "not found in your answer"

@@ -135,3 +135,15 @@ def test_a_question_restated_in_the_other_language_is_called_a_restatement(
     g = build_grader(real_embedder).grade(rubric, qid, answer)
     reasons = {p.reason for p in g.points if p.verdict == "missed"}
     assert reasons == {"not found: much of the answer restates the question"}, reasons
+
+
+def test_an_answer_that_earns_points_is_not_called_off_topic(real_embedder, zh_bank) -> None:
+    """One sentence about another question's subject does not make the answer 'about a
+    different question' when it states or names points of its own."""
+    rubric = rubric_for_bank(zh_bank).rubric
+    answer = ("训练用混合精度和ZeRO分片，推理用KV Cache、量化和continuous batching。"
+              "DeepSpeed是谷歌开发的。")
+    g = build_grader(real_embedder).grade(rubric, "q01", answer)
+    assert any(p.verdict in ("covered", "partial") for p in g.points)
+    reasons = {p.reason for p in g.points if p.verdict == "missed"}
+    assert reasons == {"not found in your answer"}, reasons
