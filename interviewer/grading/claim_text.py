@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS
 
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
@@ -65,48 +64,13 @@ def _label(point: str) -> str | None:
 def _terms(text: str) -> frozenset[str]:
     """The glossary sets a short text names, as units that meet across languages ("显存占用"
     and "memory usage" are one term)."""
-    from interviewer.grading.glossary import glossary
 
     return frozenset(f"t:{set_id}" for set_id, _ in named_sets(text))
 
 
-@lru_cache(maxsize=1)
-def _term_index() -> tuple[dict[str, list[int]], list[int]]:
-    """Glossary terms by the first three characters of their squashed name (two for names of
-    two, and a list of those shorter), so a text is checked only against terms that can be
-    in it."""
-    from interviewer.grading.glossary import glossary
-
-    index: dict[str, list[int]] = {}
-    short: list[int] = []
-    for k, term in enumerate(glossary().terms):
-        if len(term.squashed) < 2:
-            short.append(k)
-        else:
-            index.setdefault(term.squashed[:3], []).append(k)
-    return index, short
-
-
 @lru_cache(maxsize=16384)
 def named_sets(text: str) -> tuple[tuple[int, str], ...]:
-    """``glossary().named_sets(text)``, the same answer, checking only the terms whose first
-    characters occur in the text (the glossary's own loop reads every term)."""
+    """``glossary().named_sets(text)``, kept per text: answers' clauses are read many times."""
     from interviewer.grading.glossary import glossary
 
-    g = glossary()
-    lowered, squashed = text.lower(), squash(text)
-    index, short = _term_index()
-    candidates = set(short)
-    for i in range(len(squashed) - 1):
-        candidates.update(index.get(squashed[i:i + 2], ()))  # names of two characters
-        candidates.update(index.get(squashed[i:i + 3], ()))
-    found: dict[int, str] = {}
-    taken: list[str] = []
-    for k in sorted(candidates):  # the glossary's order: longest name first
-        term = g.terms[k]
-        if term.set_id in found or any(term.squashed in t for t in taken):
-            continue
-        if term.found_in(lowered, squashed):
-            found[term.set_id] = term.alias
-            taken.append(term.squashed)
-    return tuple(found.items())
+    return tuple(glossary().named_sets(text))

@@ -47,14 +47,24 @@ class Glossary:
     terms: tuple[Term, ...]  # longest alias first, so "tensor parallelism" wins over "tensor"
     sets: tuple[tuple[str, ...], ...]
     by_set: dict[int, tuple[Term, ...]] = field(default_factory=dict, compare=False, hash=False)
+    # term indexes by the first three characters of their squashed name (two for names of
+    # two), and those shorter: a text is checked only against the terms that can be in it
+    by_start: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False,
+                                                 hash=False, repr=False)
+    short: tuple[int, ...] = field(default=(), compare=False, hash=False, repr=False)
 
     def named_sets(self, text: str) -> list[tuple[int, str]]:
         """``(set id, alias as written)`` for every set ``text`` names, longest alias first;
         an alias inside a longer one already found does not count again."""
         lowered, squashed = text.lower(), squash(text)
+        candidates = set(self.short)
+        for i in range(len(squashed) - 1):
+            candidates.update(self.by_start.get(squashed[i:i + 2], ()))
+            candidates.update(self.by_start.get(squashed[i:i + 3], ()))
         found: dict[int, str] = {}
         taken: list[str] = []
-        for term in self.terms:
+        for k in sorted(candidates):  # the terms' order: longest name first
+            term = self.terms[k]
             if term.set_id in found or any(term.squashed in t for t in taken):
                 continue
             if term.found_in(lowered, squashed):
@@ -86,4 +96,12 @@ def glossary() -> Glossary:
     by_set: dict[int, list[Term]] = {}
     for term in terms:
         by_set.setdefault(term.set_id, []).append(term)
-    return Glossary(tuple(terms), sets, {k: tuple(v) for k, v in by_set.items()})
+    by_start: dict[str, list[int]] = {}
+    short: list[int] = []
+    for k, term in enumerate(terms):
+        if len(term.squashed) < 2:
+            short.append(k)
+        else:
+            by_start.setdefault(term.squashed[:3], []).append(k)
+    return Glossary(tuple(terms), sets, {k: tuple(v) for k, v in by_set.items()},
+                    {k: tuple(v) for k, v in by_start.items()}, tuple(short))
