@@ -75,6 +75,25 @@ def en_bank():
     return load_bank(ROOT / "bank" / "llm-systems-en.md")
 
 
+@pytest.fixture
+def rubric(zh_bank):
+    """The shipped Chinese bank's rubric (a test module may define its own)."""
+    from interviewer.content.bank_rubric import rubric_for_bank
+
+    return rubric_for_bank(zh_bank).rubric
+
+
+@pytest.fixture
+def graded(rubric):
+    """q07 answered in one sentence, graded by the fast fake model."""
+    from fakes import BigramEmbedder
+    from interviewer.grading.calibration import Scorer
+    from interviewer.grading.grader import Grader
+
+    grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
+    return grader.grade(rubric, "q07", "梯度累积将一个大batch拆分为多个micro-batch。")
+
+
 @pytest.fixture(scope="session")
 def real_embedder():
     """The real default model (shipped inside its PyPI package), loaded once per session."""

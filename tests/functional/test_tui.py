@@ -5,14 +5,8 @@ from __future__ import annotations
 import json
 import threading
 
-from textual.widgets import DataTable, Input, Static, TextArea
-
+import pytest
 from fakes import BigramEmbedder, BrokenEmbedder, GatedEmbedder
-from interviewer.content.catalog import BankCatalog
-from interviewer.grading.calibration import Scorer
-from interviewer.grading.grader import Grader
-from interviewer.sessions.plan import SetupChoices, make_plan
-from interviewer.sessions.timer import ManualClock
 from helpers import (
     asking,
     banks,
@@ -24,6 +18,12 @@ from helpers import (
     type_answer,
     wait_for,
 )
+from textual.widgets import DataTable, Input, Static, TextArea
+
+from interviewer.grading.calibration import Scorer
+from interviewer.grading.grader import Grader
+from interviewer.sessions.plan import SetupChoices, make_plan
+from interviewer.sessions.timer import ManualClock
 from interviewer.tui.app import make_app
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.help import HelpScreen
@@ -70,15 +70,19 @@ async def test_setup_answer_feedback_next_summary(settings, zh_bank) -> None:
     assert saved["count"] == 2 and saved["bank"] == "ai-infra-zh"
 
 
-async def test_setup_rejects_bad_input_with_a_message(settings) -> None:
+@pytest.mark.parametrize(("typed", "message"), [
+    ("soon", "Time per question"),
+    ("10", "needs a unit"),  # a time wants a unit, as on the command line
+])
+async def test_setup_rejects_a_bad_time_with_a_message(settings, typed: str, message: str) -> None:
     app = build(settings, plan=False)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: on(app, SetupScreen))
-        app.screen.query_one("#time-limit", Input).value = "soon"
+        app.screen.query_one("#time-limit", Input).value = typed
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert on(app, SetupScreen)
-        assert "Time per question" in str(app.screen.query_one("#setup-error", Static).content)
+        assert message in str(app.screen.query_one("#setup-error", Static).content)
 
 
 async def test_time_up_submits_what_was_typed(settings) -> None:
@@ -324,9 +328,10 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
     from dataclasses import replace
 
     from llm_server import ChatServer, Reply
+
     from interviewer.config import LLMSettings
-    from interviewer.followups.prober import LLMProber
     from interviewer.content.bank_rubric import rubric_for_bank
+    from interviewer.followups.prober import LLMProber
 
     q07 = rubric_for_bank(zh_bank).rubric.question("q07")
     target = q07.points[3]  # 通信也只在参数更新时进行一次AllReduce，频率降为1/N
@@ -586,17 +591,6 @@ async def test_a_one_minute_question_does_not_start_with_a_one_minute_warning(se
         app.screen.tick()
         await wait_for(pilot, lambda: "10 seconds left" in notices(app))
         assert "1 minute left" not in notices(app)
-
-
-async def test_setup_wants_a_unit_on_a_time_as_the_command_line_does(settings) -> None:
-    app = build(settings, plan=False)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: on(app, SetupScreen))
-        app.screen.query_one("#time-limit", Input).value = "10"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert on(app, SetupScreen)
-        assert "needs a unit" in str(app.screen.query_one("#setup-error", Static).content)
 
 
 async def test_history_after_one_session_reads_right_at_80_columns(settings) -> None:

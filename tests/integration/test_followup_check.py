@@ -20,16 +20,6 @@ from interviewer.content.bank_rubric import rubric_for_bank
 ANSWER = "梯度累积将一个大batch拆分为多个micro-batch。"
 
 
-@pytest.fixture
-def rubric(zh_bank):
-    return rubric_for_bank(zh_bank).rubric
-
-
-@pytest.fixture
-def graded(rubric):
-    return Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test")).grade(rubric, "q07", ANSWER)
-
-
 def check(text: str, rubric, language: str = "zh", answer: str = ANSWER) -> str | None:
     return unusable_reason(text, rubric.question("q07"), answer, language)
 

@@ -8,25 +8,10 @@ import threading
 
 import pytest
 
-from fakes import BigramEmbedder
 from helpers import poll
 from llm_server import ChatServer, Reply
-from interviewer.grading.calibration import Scorer
 from interviewer.config import LLMSettings
-from interviewer.grading.grader import Grader
 from interviewer.followups.prober import LLMProber
-from interviewer.content.bank_rubric import rubric_for_bank
-
-
-@pytest.fixture
-def rubric(zh_bank):
-    return rubric_for_bank(zh_bank).rubric
-
-
-@pytest.fixture
-def graded(rubric):
-    grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
-    return grader.grade(rubric, "q07", "梯度累积将一个大batch拆分为多个micro-batch。")
 
 
 def good_json(rubric) -> str:
