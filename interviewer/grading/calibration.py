@@ -49,10 +49,16 @@ class Scorer:
     source: str = "uncalibrated"
     metrics: dict = field(default_factory=dict, compare=False)
     cutoffs: dict = field(default_factory=dict, compare=False)
+    # the scorer for questions whose points a person wrote, when one was fitted for them
+    hand: Scorer | None = None
 
     @property
     def calibrated(self) -> bool:
         return bool(self.weights)
+
+    def for_points(self, hand: bool) -> Scorer:
+        """The scorer for a question's points: written by a person (``hand``) or extracted."""
+        return self.hand if hand and self.hand is not None else self
 
     def cutoff(self, name: str) -> float:
         """A similarity cut-off fitted for this model, or the default model's value."""
@@ -78,7 +84,8 @@ class Scorer:
         return {"covered": self.covered, "partial": self.partial, "weights": list(self.weights),
                 "mean": list(self.mean), "scale": list(self.scale), "bias": self.bias,
                 "features": list(self.features), "source": self.source, "metrics": self.metrics,
-                "cutoffs": dict(self.cutoffs)}
+                "cutoffs": dict(self.cutoffs),
+                **({"hand": self.hand.to_dict()} if self.hand is not None else {})}
 
     @classmethod
     def from_dict(cls, data: dict) -> Scorer:
@@ -88,6 +95,9 @@ class Scorer:
             raise ValueError(f"unknown features {sorted(unknown)}; run 'interviewer calibrate' again")
         if data.get("weights") and len(data["weights"]) != len(features):
             raise ValueError("weights and features differ in length")
+        hand = data.get("hand")
+        if hand is not None and not isinstance(hand, dict):
+            raise ValueError("'hand' must be a scorer")
         return cls(covered=float(data["covered"]), partial=float(data["partial"]),
                    weights=tuple(map(float, data.get("weights") or ())),
                    mean=tuple(map(float, data.get("mean") or ())),
@@ -95,7 +105,8 @@ class Scorer:
                    bias=float(data.get("bias", 0.0)), features=features,
                    source=str(data.get("source", "")), metrics=dict(data.get("metrics") or {}),
                    cutoffs={k: float(v) for k, v in (data.get("cutoffs") or {}).items()
-                            if k in DEFAULT_CUTOFFS})
+                            if k in DEFAULT_CUTOFFS},
+                   hand=cls.from_dict(hand) if hand is not None else None)
 
 
 # Similarity-only thresholds for a model nobody has calibrated.

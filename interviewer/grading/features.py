@@ -16,6 +16,9 @@ failure modes, and a calibrated scorer (:mod:`interviewer.grading.calibration`) 
 ``pq``      how close the point itself is to the question (generic points match anything)
 ``xl``      the answer is in the other language than the point (lexical is mute there)
 ``e_xl``    ``e`` when ``xl``: cross-lingual similarities run lower
+``xl_zh``   ``xl`` one way: a Chinese answer to an English point (the two directions
+            measure differently: English terms survive in Chinese answers, not back)
+``e_xl_zh`` ``e`` when ``xl_zh``
 """
 
 from __future__ import annotations
@@ -32,7 +35,10 @@ from interviewer.content.language import CJK as _CJK
 from interviewer.content.language import CJK_RUN as _CJK_RUN
 from interviewer.content.language import cjk_count, language_of
 
-FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl")
+FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl",
+            "xl_zh", "e_xl_zh")
+# the features of the scorers fitted before the direction of a cross-language answer was one
+BASE_FEATURES = FEATURES[:10]
 
 _LATIN_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/. ]*[A-Za-z0-9+]|[A-Za-z]")
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
@@ -139,8 +145,9 @@ def is_cross_lingual(point: str, answer: AnswerText) -> bool:
 
 def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: int, off: float,
                 seg_question: float, second: float, point_question: float,
-                cross: bool) -> np.ndarray:
+                cross: bool, into_chinese: bool = False) -> np.ndarray:
     xl = 1.0 if cross else 0.0
+    xl_zh = 1.0 if cross and into_chinese else 0.0
     return np.array([
         e,
         0.0 if lex is None else lex,
@@ -152,4 +159,6 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
         point_question,
         xl,
         e * xl,
+        xl_zh,
+        e * xl_zh,
     ], dtype=np.float64)

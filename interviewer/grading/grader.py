@@ -29,6 +29,7 @@ from interviewer.grading.features import (
 from interviewer.grading.grade import CREDIT, Grade, PointResult
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
+from interviewer.content.language import CJK as _CJK
 from interviewer.content.language import language_of
 
 BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
@@ -172,7 +173,8 @@ class Grader:
                 seg_question=float(span_vecs[j] @ q_vec),
                 second=float(others.max()) if others.size else 0.0,
                 point_question=float(point_vecs[i] @ q_vec),
-                cross=is_cross_lingual(points[i].text, prepared))
+                cross=is_cross_lingual(points[i].text, prepared),
+                into_chinese=not _CJK.search(points[i].text))
 
         context = sentence_of(answer, spans)
         memo: dict[tuple[str, str], str | None] = {}
@@ -225,7 +227,9 @@ class Grader:
         question = rubric.question(question_id)
         points = tuple(p for p in question.points if only is None or p.id in only)
         ev = self.evidence(rubric, question_id, answer, only)
-        scorer = self.scorer
+        # points a person wrote read differently from extracted ones (shorter, topics, the
+        # author's own words): each kind has the scorer fitted to it
+        scorer = self.scorer.for_points(hand=rubric.is_hand_edited(question_id))
         d = decide(points, ev, scorer)
         # an answer that earns something here is about this question, whatever else it says
         earns = any(v in ("covered", "partial") for v in d.verdicts)

@@ -20,7 +20,7 @@ from interviewer.errors import ConfigError
 from interviewer.grading.features import FEATURES
 from interviewer.factory import build_grader
 from interviewer.grading.grader import Grader
-from interviewer.content.rubric import Point, QuestionRubric, Rubric
+from interviewer.content.rubric import Point, QuestionRubric, Rubric, points_fingerprint
 
 QUESTION = QuestionRubric(id="q", question="怎么省显存、加速训练？", source_sha256="", points=(
     Point("q.a", "梯度累积减少通信频率", weight=2.0),
@@ -142,6 +142,45 @@ def test_fitted_scorer_separates_and_round_trips(tmp_path) -> None:
     assert np.allclose(again.probability(rows), scorer.probability(rows))
     subset = fit_scorer(rows, labels, source="s", features=("e", "lex"))
     assert subset.features == ("e", "lex") and len(subset.weights) == 2
+
+
+def test_points_a_person_wrote_are_scored_by_the_scorer_fitted_for_them(tmp_path) -> None:
+    # a hand scorer that covers nothing: only the hand-written question feels it
+    logistic = dict(weights=(10.0,), mean=(0.0,), scale=(1.0,), bias=-6.0, features=("e",))
+    strict = Scorer(1.01, 1.01, source="hand", **logistic)
+    scorer = Scorer(0.6, 0.3, source="test", hand=strict, **logistic)
+    hand_q = QuestionRubric(id="h", question=QUESTION.question, source_sha256="",
+                            points=QUESTION.points, source="hand")
+    rubric = Rubric(bank="t", questions=(QUESTION, OTHER, hand_q),
+                    generated={"q": points_fingerprint(QUESTION.points),
+                               "o": points_fingerprint(OTHER.points)})
+    answer = "我们用梯度累积减少通信频率。"
+    grader = Grader(BigramEmbedder(), scorer)
+    extracted, written = grader.grade(rubric, "q", answer), grader.grade(rubric, "h", answer)
+    assert extracted.points[0].verdict == "covered" and extracted.calibration == "test"
+    assert written.points[0].verdict != "covered" and written.calibration == "hand"
+    # a question whose points were edited by hand is a person's too
+    edited = Rubric(bank="t", questions=(QUESTION, OTHER), generated={"q": "another"})
+    assert grader.grade(edited, "q", answer).calibration == "hand"
+    # and the pair is saved and read back whole
+    path = tmp_path / "calibration.json"
+    save_scorer("m", scorer, path)
+    again = scorer_for("m", path)
+    assert again == scorer and again.hand == strict
+    assert again.for_points(hand=True) is again.hand and again.for_points(hand=False) is again
+
+
+def test_a_cross_language_answer_says_which_way_it_crosses() -> None:
+    chinese_point = Grader(BigramEmbedder(), SIM_ONLY).evidence(
+        RUBRIC, "q", "We accumulate gradients to cut communication.")
+    row = dict(zip(FEATURES, chinese_point.rows[0]))
+    assert row["xl"] == 1.0 and row["xl_zh"] == 0.0
+    english = Rubric(bank="e", questions=(QuestionRubric(
+        id="e", question="How to save memory?", source_sha256="",
+        points=(Point("e.a", "gradient accumulation reduces communication"),)),))
+    ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(english, "e", "梯度累积可以减少通信次数。")
+    row = dict(zip(FEATURES, ev.rows[0]))
+    assert row["xl"] == 1.0 and row["xl_zh"] == 1.0 and row["e_xl_zh"] == row["e"]
 
 
 def test_uncalibrated_models_fall_back_and_bad_files_are_reported(tmp_path) -> None:
