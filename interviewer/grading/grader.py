@@ -38,6 +38,22 @@ CONFLICT_CANDIDATES = 3  # the closest spans checked for contradicting a point
 TERM_LIST_CAP = 0.25  # an answer that only names things scores at most this
 ONE_CLAIM_CHARS = 40  # a clause this short states one thing: it covers one point, unless
 # the other points' own terms are in it too
+# An answer is graded on its first 8,000 characters (a long spoken answer is 2,000-3,000):
+# grading time grows faster than length (50,000 characters took 7 s), and a grade should
+# come while the candidate waits. The answer itself is kept whole.
+MAX_GRADED_CHARS = 8000
+LONG_NOTE = f"only the first {MAX_GRADED_CHARS:,} characters were graded"
+_SENTENCE_END = "。！？!?.\n"
+
+
+def graded_part(answer: str) -> str:
+    """The part of an answer that is graded: all of it, or its first ``MAX_GRADED_CHARS``
+    characters ending at a sentence end when one is near."""
+    if len(answer) <= MAX_GRADED_CHARS:
+        return answer
+    head = answer[:MAX_GRADED_CHARS]
+    end = max(head.rfind(c) for c in _SENTENCE_END)
+    return head[:end + 1] if end >= MAX_GRADED_CHARS - 500 else head
 
 
 @dataclass(frozen=True)
@@ -113,7 +129,8 @@ class Grader:
         cheaper than one per answer (bench/speed.py measures the batch rate).
         """
         if answers:
-            self.embedder.embed_answers([(a, evidence_spans(a)) for a in answers])
+            parts = [graded_part(a) for a in answers]
+            self.embedder.embed_answers([(a, evidence_spans(a)) for a in parts])
 
     def evidence(self, rubric: Rubric, question_id: str, answer: str,
                  only: Collection[str] | None = None) -> Evidence:
@@ -226,7 +243,7 @@ class Grader:
         """Grade an answer; ``only`` limits it to some points (a follow-up's targets)."""
         question = rubric.question(question_id)
         points = tuple(p for p in question.points if only is None or p.id in only)
-        ev = self.evidence(rubric, question_id, answer, only)
+        ev = self.evidence(rubric, question_id, graded_part(answer), only)
         # points a person wrote read differently from extracted ones (shorter, topics, the
         # author's own words): each kind has the scorer fitted to it
         scorer = self.scorer.for_points(hand=rubric.is_hand_edited(question_id))
@@ -243,7 +260,8 @@ class Grader:
         return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
                      model_id=self.model_id,
                      calibration=scorer.source if scorer.calibrated else "uncalibrated",
-                     note=d.note)
+                     note="; ".join(n for n in (d.note, len(answer) > MAX_GRADED_CHARS
+                                                and LONG_NOTE) if n) or None)
 
 
 @dataclass

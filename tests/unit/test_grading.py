@@ -19,7 +19,7 @@ from interviewer.grading.encoders.backends import CachingEmbedder
 from interviewer.errors import ConfigError
 from interviewer.grading.features import FEATURES
 from interviewer.factory import build_grader
-from interviewer.grading.grader import Grader
+from interviewer.grading.grader import MAX_GRADED_CHARS, Grader
 from interviewer.content.rubric import Point, QuestionRubric, Rubric, points_fingerprint
 
 QUESTION = QuestionRubric(id="q", question="怎么省显存、加速训练？", source_sha256="", points=(
@@ -181,6 +181,18 @@ def test_a_cross_language_answer_says_which_way_it_crosses() -> None:
     ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(english, "e", "梯度累积可以减少通信次数。")
     row = dict(zip(FEATURES, ev.rows[0]))
     assert row["xl"] == 1.0 and row["xl_zh"] == 1.0 and row["e_xl_zh"] == row["e"]
+
+
+def test_only_the_first_part_of_a_very_long_answer_is_graded_and_the_grade_says_so() -> None:
+    filler = "这一段和题目无关，只是很长的文字。" * 1000
+    stated = "我们用梯度累积减少通信频率。"
+    late = grade(filler + stated)
+    assert late.points[0].verdict == "missed"
+    assert late.note is not None and f"{MAX_GRADED_CHARS:,}" in late.note
+    assert late.answer == filler + stated  # the answer itself is kept whole
+    early = grade(stated + filler)
+    assert early.points[0].verdict == "covered" and f"{MAX_GRADED_CHARS:,}" in early.note
+    assert grade(stated).note is None
 
 
 def test_uncalibrated_models_fall_back_and_bad_files_are_reported(tmp_path) -> None:
