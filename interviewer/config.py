@@ -30,6 +30,7 @@ class LLMSettings:
     api_key_env: str = "OPENAI_API_KEY"
     timeout: float = 20.0
     max_followups: int = 1
+    check_points: bool = False  # the LLM reads the credited points of every grade again
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,8 @@ _TOP_KEYS = {"bank": _string, "model": _string, "time_limit": _duration, "count"
              "shuffle": _boolean, "embedding_base_url": _string,
              "embedding_api_key_env": _string}
 _LLM_KEYS = {"enabled": _boolean, "base_url": _string, "model": _string,
-             "api_key_env": _string, "timeout": _seconds, "max_followups": _whole(0)}
+             "api_key_env": _string, "timeout": _seconds, "max_followups": _whole(0),
+             "check_points": _boolean}
 _ENV = {
     "INTERVIEWER_BANK": ("bank", _string),
     "INTERVIEWER_MODEL": ("model", _string),

@@ -33,6 +33,10 @@ def _arguments(grade: argparse.ArgumentParser) -> None:
                        help="run --jobs workers even when that is more than the cores")
     grade.add_argument("--resume", action="store_true",
                        help="skip ids already graded in --out and append the rest")
+    grade.add_argument("--check", action="store_true",
+                       help="the configured LLM reads the credited points again and can take "
+                            "credit away, never give it (single-answer mode; llm.check_points "
+                            "in the config does it always)")
     add_uncalibrated(grade)
 
 
@@ -62,6 +66,9 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
     settings, err = ctx.settings, ctx.err
     if not args.rubric:
         raise InputError("--answers needs --rubric (a rubric file or bank id)")
+    if args.check:
+        raise InputError("--check reads one answer at a time",
+                         hint="use --bank B --question Q --answer-file F --check")
     if args.resume and not args.out:
         raise InputError("--resume needs --out (the file whose finished ids are skipped)")
     if args.jobs < 1:
@@ -119,6 +126,12 @@ def grade_one(ctx: Context, args: argparse.Namespace) -> int:
     if missing:
         raise InputError(f"missing {', '.join(missing)}",
                          hint="use --bank B --question Q --answer-file F, or --rubric R --answers A.jsonl")
+    prober = None
+    if args.check or ctx.settings.llm.check_points:
+        prober = factory.make_prober(ctx.settings)
+        if args.check and prober.missing_setting():
+            raise InputError(f"--check needs an LLM: {prober.missing_setting()}",
+                             hint="see README.md, 'Follow-up questions from an LLM'")
     bank = catalog(ctx.settings, ctx.err).resolve(args.bank)
     question = bank.question(args.question)
     answer = read_text(args.answer_file, InputError)
@@ -128,6 +141,13 @@ def grade_one(ctx: Context, args: argparse.Namespace) -> int:
     for warning in loaded.warnings:
         ctx.err.write(f"warning: {warning}\n")
     result = factory.make_grader(ctx.settings).grade(loaded.rubric, question.id, answer)
+    if prober is not None:
+        from interviewer.grading.llm_check import check_grade
+
+        checked = check_grade(prober, loaded.rubric.question(question.id), result)
+        if checked.notice:
+            ctx.err.write(f"interviewer: {checked.notice}\n")
+        result = checked.grade
     if args.json:
         ctx.out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
@@ -142,6 +162,8 @@ def format_grade(question: str, grade) -> str:
              f"calibration {grade.calibration})", ""]
     if grade.note:
         lines[1:1] = [f"       {grade.note}"]
+    if grade.checked_by:
+        lines[-1:-1] = [f"       credited points checked by {grade.checked_by}"]
     for p in grade.points:
         group = f"[{p.group}] " if p.group else ""
         lines.append(f" {marks[p.verdict]} {group}{p.text}")

@@ -45,6 +45,7 @@ class Grade:
     model_id: str
     calibration: str  # where the scorer's weights came from, or "uncalibrated"
     note: str | None = None  # why the score is not the plain weighted mean (a cap)
+    checked_by: str | None = None  # the LLM that read the credited points again, if one did
 
     def to_dict(self, item_id: object = None) -> dict:
         """The batch-output schema, plus what a report needs to be rebuilt without regrading."""
@@ -63,6 +64,8 @@ class Grade:
         })
         if self.note:
             out["note"] = self.note
+        if self.checked_by:
+            out["checked_by"] = self.checked_by
         return out
 
     @classmethod
@@ -77,7 +80,8 @@ class Grade:
                    score=float(data["score"]), points=points,
                    model_id=str(data.get("model_id", "")),
                    calibration=str(data.get("calibration", "")),
-                   note=data.get("note") or None)
+                   note=data.get("note") or None,
+                   checked_by=data.get("checked_by") or None)
 
 
 class AnswerGrader(Protocol):

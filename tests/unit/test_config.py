@@ -90,6 +90,7 @@ def test_parse_duration_rejects(value) -> None:
     ("[llm]\nmax_followups = -1\n", "llm.max_followups must be a whole number ≥ 0, got -1"),
     ("[llm]\nbase_url = 3\n", "llm.base_url must be a string"),
     ("[llm]\nenabled = 1\n", "llm.enabled must be true or false"),
+    ('[llm]\ncheck_points = "yes"\n', "llm.check_points must be true or false"),
 ])
 def test_every_config_key_is_type_checked(isolated_home: Path, text: str, message: str) -> None:
     write_config(isolated_home, text)
@@ -100,10 +101,10 @@ def test_every_config_key_is_type_checked(isolated_home: Path, text: str, messag
 
 def test_good_config_values_keep_their_types(isolated_home: Path) -> None:
     write_config(isolated_home, 'count = 3\ntime_limit = 90\nshuffle = true\n'
-                 '[llm]\ntimeout = 5\nmax_followups = 0\n')
+                 '[llm]\ntimeout = 5\nmax_followups = 0\ncheck_points = true\n')
     s = discover_settings()
-    assert (s.count, s.time_limit, s.shuffle, s.llm.timeout, s.llm.max_followups) == \
-        (3, 90.0, True, 5.0, 0)
+    assert (s.count, s.time_limit, s.shuffle, s.llm.timeout, s.llm.max_followups,
+            s.llm.check_points) == (3, 90.0, True, 5.0, 0, True)
 
 
 @pytest.mark.parametrize("var, value, fragment", [
