@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 
@@ -36,9 +37,12 @@ from interviewer.sessions.timer import Clock, Countdown, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
     DraftSaved,
+    FollowUpStarted,
+    Graded,
     GradingFailed,
     ModelFailed,
     ModelReady,
+    QuestionAsked,
 )
 from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
@@ -144,7 +148,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.sub_title = plan.bank.title
         assert self.interview is not None
-        self._show(InterviewScreen(self.interview, 0, self.clock, controller=self.controller))
+        self._show(InterviewScreen(self.controller, 0))
 
     # ------------------------------------------------------------ practice
 
@@ -187,8 +191,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         if outcome == "finished":
             self.finish()
         else:
-            self._show(InterviewScreen(self.interview, self.interview.index, self.clock,
-                                         controller=self.controller))
+            self._show(InterviewScreen(self.controller, self.interview.index))
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -241,8 +244,12 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         self.post_message(DraftSaved(index))
 
     def on_draft_saved(self, message: DraftSaved) -> None:
+        self._tell(DraftSaved(message.index))
+
+    def _tell(self, message: Message) -> None:
+        """Tell the interview screen what happened, when it is the screen on top."""
         if isinstance(self.screen, InterviewScreen):
-            self.screen.draft_saved(message.index)
+            self.screen.post_message(message)
 
     def _check_saving(self, saved: bool | None) -> None:
         problem = self.controller.saving_problem(saved)
@@ -272,17 +279,21 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
             self.post_message(AnswerGraded(index, grade, time.perf_counter() - start, submitted))
 
     def on_answer_graded(self, message: AnswerGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
         self._check_saving(self.controller.graded(message.index, message.grade))
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            if self._wants_followup(attempt):
-                screen.show_followup_waiting(message.index)
-                self.ask_followup(message.index)
-            else:
-                screen.show_feedback(message.index)
-        self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
+        self._after_grade(message.index)
+        # queued behind what the screen was told: measured once the feedback is drawn
+        self.screen.call_after_refresh(self._record_latency, message.seconds, message.submitted)
+
+    def _after_grade(self, index: int) -> None:
+        """A follow-up to the graded attempt ``index``, or its feedback."""
+        assert self.interview is not None
+        if not isinstance(self.screen, InterviewScreen):
+            return
+        if self._wants_followup(self.interview.attempts[index]):
+            self._tell(FollowUpStarted(index))
+            self.ask_followup(index)
+        else:
+            self._tell(Graded(index))
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
@@ -295,8 +306,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         self._gc.release()
         self.notify(f"Grading failed: {message.reason}. Your answer is saved.",
                     severity="error", markup=False, timeout=15)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.cancel_waiting()
+        self._tell(GradingFailed(message.index, message.reason))
 
     # ------------------------------------------------------------ navigation
 
@@ -318,17 +328,15 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         """The feedback on a graded answer again, from the summary; N goes back to it."""
         assert self.interview is not None
         self.controller.review(index)
-        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True,
-                                         controller=self.controller))
+        self._show(InterviewScreen(self.controller, index, feedback=True))
 
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
         assert self.interview is not None
         if isinstance(self.screen, InterviewScreen):
-            self.screen.show_question(index)
+            self._tell(QuestionAsked(index))
         else:
-            self._show(InterviewScreen(self.interview, index, self.clock,
-                                       controller=self.controller))
+            self._show(InterviewScreen(self.controller, index))
 
     def finish(self) -> None:
         from interviewer.tui.screens.summary import SummaryScreen

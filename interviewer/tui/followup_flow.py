@@ -8,8 +8,13 @@ import threading
 
 from textual import work
 
-from interviewer.tui.messages import FollowUpGraded, FollowUpReady
-from interviewer.tui.screens.interview import InterviewScreen
+from interviewer.tui.messages import (
+    FollowUpAsked,
+    FollowUpChunk,
+    FollowUpGraded,
+    FollowUpReady,
+    Graded,
+)
 
 
 class FollowUpFlow:
@@ -42,7 +47,7 @@ class FollowUpFlow:
 
         def stream(text: str) -> None:
             if not cancel.is_set():
-                self.call_from_thread(self._stream_followup, text)
+                self.call_from_thread(self._tell, FollowUpChunk(text))
 
         try:
             followup = self.prober.followup(question, attempt.grade, language, stream,
@@ -57,10 +62,6 @@ class FollowUpFlow:
             message.cancel = cancel
             self.post_message(message)
 
-    def _stream_followup(self, text: str) -> None:
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.stream_followup(text)
-
     def on_follow_up_ready(self, message: FollowUpReady) -> None:
         assert self.interview is not None
         cancel = getattr(message, "cancel", None)
@@ -72,8 +73,7 @@ class FollowUpFlow:
                                                           f.source, f.notice))
         if f.notice:
             self.notify(f.notice, severity="warning", markup=False, timeout=8)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.show_followup(message.index, f.text, f.notice)
+        self._tell(FollowUpAsked(message.index, f.text, f.notice))
 
     def submit_followup(self, index: int, text: str, time_used: float) -> None:
         self.grade_followup(index, self.controller.submit_followup(index, text, time_used))
@@ -95,23 +95,12 @@ class FollowUpFlow:
         self.post_message(FollowUpGraded(index, round_index, grade))
 
     def on_follow_up_graded(self, message: FollowUpGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
         self._check_saving(self.controller.followup_graded(message.index, message.round_index,
                                                            message.grade))
-        screen = self.screen
-        if not isinstance(screen, InterviewScreen):
-            return
-        if self._wants_followup(attempt):
-            screen.show_followup_waiting(message.index)
-            self.ask_followup(message.index)
-        else:
-            screen.show_feedback(message.index)
+        self._after_grade(message.index)
 
     def skip_followup(self, index: int) -> None:
         """Skip the follow-up, answered or still being written."""
         self._cancel_followup()
         self.controller.skip_followup(index)
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            screen.show_feedback(index)
+        self._tell(Graded(index))
