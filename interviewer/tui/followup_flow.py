@@ -20,8 +20,10 @@ from interviewer.tui.messages import (
 class FollowUpFlow:
     """Mixed into :class:`~interviewer.tui.app.InterviewApp`."""
 
-    def _wants_followup(self, attempt) -> bool:
-        return self.controller.wants_followup(attempt, self.prober is not None)
+    def _wants_followup(self, index: int) -> bool:
+        assert self.interview is not None
+        return self.controller.wants_followup(self.interview.attempts[index],
+                                              self.prober is not None)
 
     def ask_followup(self, index: int) -> None:
         """Write the follow-up in a daemon thread; its text streams to the screen as it
@@ -80,18 +82,12 @@ class FollowUpFlow:
 
     @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_followup(self, index: int, round_index: int) -> None:
-        """Grade the follow-up answer against the points it targeted, and only those."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        round_ = attempt.followups[round_index]
         grade = None
-        if round_.targets and round_.answer.strip():
-            try:
-                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
-                                          round_.answer, only=round_.targets)
-            except Exception as exc:  # keep going: the answer is saved
-                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
-                                      severity="error", markup=False)
+        try:
+            grade = self.controller.grade_followup(self.grader, index, round_index)
+        except Exception as exc:  # keep going: the answer is saved
+            self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
+                                  severity="error", markup=False)
         self.post_message(FollowUpGraded(index, round_index, grade))
 
     def on_follow_up_graded(self, message: FollowUpGraded) -> None:
