@@ -219,10 +219,13 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
     def on_draft_saved(self, message: DraftSaved) -> None:
         self._tell(DraftSaved(message.index))
 
-    def _tell(self, message: Message) -> None:
-        """Tell the interview screen what happened, when it is the screen on top."""
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.post_message(message)
+    def _tell(self, message: Message) -> bool:
+        """Tell the interview screen what happened, on top or under a dialog (help, history,
+        a question); False: no interview screen is open."""
+        screens = [s for s in self.screen_stack if isinstance(s, InterviewScreen)]
+        for screen in screens:
+            screen.post_message(message)
+        return bool(screens)
 
     def _check_saving(self, saved: bool | None) -> None:
         problem = self.controller.saving_problem(saved)
@@ -257,13 +260,10 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     def _after_grade(self, index: int) -> None:
         """A follow-up to the graded attempt ``index``, or its feedback."""
-        if not isinstance(self.screen, InterviewScreen):
-            return
-        if self._wants_followup(index):
-            self._tell(FollowUpStarted(index))
-            self.ask_followup(index)
-        else:
+        if not self._wants_followup(index):
             self._tell(Graded(index))
+        elif self._tell(FollowUpStarted(index)):
+            self.ask_followup(index)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))

@@ -176,3 +176,23 @@ async def test_interview_screen_follows_what_it_is_told(settings) -> None:
         screen.post_message(Graded(0))
         await wait_for(pilot, lambda: feedback(app))
         assert str(screen.query_one("#answer-text", Static).content) == ANSWER
+
+
+async def test_a_grade_that_arrives_under_the_help_screen_is_shown_when_it_closes(settings) -> None:
+    from fakes import GatedEmbedder
+    from helpers import asking, on, type_answer
+
+    from interviewer.tui.screens.help import HelpScreen
+
+    embedder = GatedEmbedder()
+    app = build(settings, embedder=embedder)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await type_answer(pilot, "混合精度训练。")
+        await pilot.press("ctrl+s")
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: on(app, HelpScreen))
+        embedder.release()
+        await wait_for(pilot, lambda: app.interview.attempts[0].grade is not None, timeout=30)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: feedback(app))  # not left waiting for a grade it has
