@@ -85,6 +85,7 @@ class FeedbackPanel(Vertical):
             yield WrappedText("", id="points-text")
 
     def show(self, index: int) -> None:
+        """The feedback on graded attempt ``index``; the list of points takes the keys."""
         self.index = index
         attempt = self.attempt
         grade = attempt.grade
