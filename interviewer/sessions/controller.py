@@ -18,9 +18,9 @@ from interviewer.content.bank import Bank
 from interviewer.content.catalog import BankCatalog
 from interviewer.config import Settings
 from interviewer.errors import InterviewerError
-from interviewer.grading.grade import Grade
+from interviewer.grading.grade import AnswerGrader, Grade
 from interviewer.sessions.interview import Attempt, FollowUpRound, Interview
-from interviewer.sessions.recorder import Recorder, interview_from_session
+from interviewer.sessions.recorder import Recorder, interview_from_session, where_it_stopped
 from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.sessions.plan import InterviewPlan, SetupChoices, save_choices
 from interviewer.sessions.rows import SessionRow
@@ -83,6 +83,16 @@ class InterviewController:
             return "finished"
         return "asking"
 
+    def interrupted(self) -> tuple[SessionRow, str] | None:
+        """The interview a crash or a kill left unfinished, with the question to ask about it."""
+        rows = self.store.interrupted()
+        if not rows:
+            return None
+        row = rows[0]
+        started = row.started_at.replace("T", " ")[:16]
+        return row, (f"Resume the interview on {row.bank_title} started {started} UTC "
+                     f"({where_it_stopped(row)})?")
+
     def abandon(self, row: SessionRow) -> None:
         """The user declined to resume ``row``: it is not offered again."""
         if self.store.hold(row.id):  # not if another window has taken it meanwhile
@@ -121,6 +131,12 @@ class InterviewController:
 
     # ------------------------------------------------------------ answers
 
+    def grade(self, grader: AnswerGrader, index: int, text: str) -> Grade:
+        """``text`` graded as the answer of attempt ``index`` (blocking: call it from a worker)."""
+        assert self.interview is not None
+        return grader.grade(self.interview.rubric, self.interview.attempts[index].question.id,
+                            text)
+
     def graded(self, index: int, grade: Grade) -> bool | None:
         """The grade of attempt ``index`` arrived; whether it was saved."""
         assert self.interview is not None
@@ -149,6 +165,17 @@ class InterviewController:
         if self.recorder is not None:
             self.recorder.result(index)
         return len(rounds) - 1
+
+    def grade_followup(self, grader: AnswerGrader, index: int, round_index: int) -> Grade | None:
+        """The follow-up answer graded against the points it targeted, and only those; None
+        if it targeted none or was left empty (blocking: call it from a worker)."""
+        assert self.interview is not None
+        attempt = self.interview.attempts[index]
+        round_ = attempt.followups[round_index]
+        if not (round_.targets and round_.answer.strip()):
+            return None
+        return grader.grade(self.interview.rubric, attempt.question.id, round_.answer,
+                            only=round_.targets)
 
     def followup_graded(self, index: int, round_index: int, grade: Grade | None) -> bool | None:
         assert self.interview is not None

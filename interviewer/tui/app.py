@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 
@@ -28,17 +29,20 @@ from interviewer.sessions.controller import InterviewController
 from interviewer.errors import InterviewerError
 from interviewer.grading.grade import AnswerGrader
 from interviewer.sessions.interview import Interview
-from interviewer.sessions.recorder import Recorder, where_it_stopped
+from interviewer.sessions.recorder import Recorder
 from interviewer.sessions.plan import InterviewPlan, SetupChoices, load_choices
 from interviewer.sessions.rows import SessionRow
 from interviewer.sessions.store import Store
-from interviewer.sessions.timer import Clock, Countdown, MonotonicClock
+from interviewer.sessions.timer import Clock, MonotonicClock
 from interviewer.tui.messages import (
     AnswerGraded,
     DraftSaved,
+    FollowUpStarted,
+    Graded,
     GradingFailed,
     ModelFailed,
     ModelReady,
+    QuestionAsked,
 )
 from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
@@ -73,16 +77,14 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         super().__init__()
         self.prober = prober
         self._followup_cancel: threading.Event | None = None  # set: the pending follow-up is dropped
-        self.banks = banks
         self.grader = grader
-        self.settings = settings
         self.initial_plan = plan
         self.initial_resume = resume
-        self.store = store
-        self.clock: Clock = clock or MonotonicClock()
         self.controller = InterviewController(
             banks=banks, store=store, settings=settings, model_id=grader.model_id,
-            clock=self.clock, choices=choices, on_saved=self._draft_saved_elsewhere)
+            clock=clock or MonotonicClock(), choices=choices,
+            # from the draft writer's thread: a draft that waited is in the database now
+            on_saved=lambda index: self.post_message(DraftSaved(index)))
         self.model_error: str | None = None
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
@@ -97,12 +99,8 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         return self.controller.recorder
 
     @property
-    def total(self) -> Countdown | None:
-        return self.controller.total
-
-    @property
-    def choices(self) -> SetupChoices:
-        return self.controller.choices
+    def store(self) -> Store:
+        return self.controller.store
 
     # ------------------------------------------------------------ start
 
@@ -124,7 +122,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
     def _setup_screen(self) -> SetupScreen:
         from interviewer.tui.screens.setup import SetupScreen  # its widgets cost the first frame
 
-        return SetupScreen(self.banks, self.choices, self.controller)
+        return SetupScreen(self.controller.banks, self.controller.choices, self.controller)
 
     def flush_draft(self) -> None:
         """Write the answer being typed now, whichever screen is on top of it."""
@@ -143,23 +141,14 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         for warning in warnings:
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.sub_title = plan.bank.title
-        assert self.interview is not None
-        self._show(InterviewScreen(self.interview, 0, self.clock, controller=self.controller))
-
-    # ------------------------------------------------------------ practice
-
-    def previous_grade(self, index: int):
-        """The last grade of the same question before this attempt, for the retake diff."""
-        return self.controller.previous_grade(index)
+        self._show(InterviewScreen(self.controller, 0))
 
     def offer_resume(self) -> None:
         """Ask whether to go on with an interview a crash or a kill left unfinished."""
-        interrupted = self.store.interrupted()
-        if not interrupted:
+        interrupted = self.controller.interrupted()
+        if interrupted is None:
             return
-        row = interrupted[0]
-        where = where_it_stopped(row)
-        started = row.started_at.replace("T", " ")[:16]
+        row, question = interrupted
 
         def decide(yes: bool | None) -> None:
             if yes:
@@ -167,8 +156,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
             else:
                 self.controller.abandon(row)
 
-        self.push_screen(ConfirmScreen(f"Resume the interview on {row.bank_title} started "
-                                       f"{started} UTC ({where})?"), decide)
+        self.push_screen(ConfirmScreen(question), decide)
 
     def resume_session(self, row: SessionRow) -> None:
         try:
@@ -187,8 +175,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         if outcome == "finished":
             self.finish()
         else:
-            self._show(InterviewScreen(self.interview, self.interview.index, self.clock,
-                                         controller=self.controller))
+            self._show(InterviewScreen(self.controller, self.interview.index))
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -229,20 +216,16 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     # ------------------------------------------------------------ answers
 
-    def save_draft(self, index: int, text: str, time_used: float | None = None) -> bool | None:
-        """Write what is typed (and the time used) to disk; say so once if that fails.
-        None: the database is busy and the draft waits in a side file (never blocks)."""
-        saved = self.controller.save_draft(index, text, time_used)
-        self._check_saving(saved)
-        return saved
-
-    def _draft_saved_elsewhere(self, index: int) -> None:
-        """From the draft writer's thread: a draft that waited is in the database now."""
-        self.post_message(DraftSaved(index))
-
     def on_draft_saved(self, message: DraftSaved) -> None:
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.draft_saved(message.index)
+        self._tell(DraftSaved(message.index))
+
+    def _tell(self, message: Message) -> bool:
+        """Tell the interview screen what happened, on top or under a dialog (help, history,
+        a question); False: no interview screen is open."""
+        screens = [s for s in self.screen_stack if isinstance(s, InterviewScreen)]
+        for screen in screens:
+            screen.post_message(message)
+        return bool(screens)
 
     def _check_saving(self, saved: bool | None) -> None:
         problem = self.controller.saving_problem(saved)
@@ -251,7 +234,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     def submit_answer(self, index: int, text: str) -> None:
         """Grade now, or as soon as the model is ready."""
-        self.save_draft(index, text)
+        self._check_saving(self.controller.save_draft(index, text))
         submitted = time.perf_counter()
         if self.model_status == "ready":
             self._gc.hold()
@@ -261,28 +244,26 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_answer(self, index: int, text: str, submitted: float) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
         start = time.perf_counter()
         try:
-            grade = self.grader.grade(self.interview.rubric, attempt.question.id, text)
+            grade = self.controller.grade(self.grader, index, text)
         except Exception as exc:  # shown to the user; the answer is already saved
             self.post_message(GradingFailed(index, f"{type(exc).__name__}: {exc}"))
         else:
             self.post_message(AnswerGraded(index, grade, time.perf_counter() - start, submitted))
 
     def on_answer_graded(self, message: AnswerGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
         self._check_saving(self.controller.graded(message.index, message.grade))
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            if self._wants_followup(attempt):
-                screen.show_followup_waiting(message.index)
-                self.ask_followup(message.index)
-            else:
-                screen.show_feedback(message.index)
-        self.call_after_refresh(self._record_latency, message.seconds, message.submitted)
+        self._after_grade(message.index)
+        # queued behind what the screen was told: measured once the feedback is drawn
+        self.screen.call_after_refresh(self._record_latency, message.seconds, message.submitted)
+
+    def _after_grade(self, index: int) -> None:
+        """A follow-up to the graded attempt ``index``, or its feedback."""
+        if not self._wants_followup(index):
+            self._tell(Graded(index))
+        elif self._tell(FollowUpStarted(index)):
+            self.ask_followup(index)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
         self.grade_seconds.append((grader_seconds, time.perf_counter() - submitted))
@@ -295,8 +276,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         self._gc.release()
         self.notify(f"Grading failed: {message.reason}. Your answer is saved.",
                     severity="error", markup=False, timeout=15)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.cancel_waiting()
+        self._tell(GradingFailed(message.index, message.reason))
 
     # ------------------------------------------------------------ navigation
 
@@ -316,19 +296,15 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     def review_feedback(self, index: int) -> None:
         """The feedback on a graded answer again, from the summary; N goes back to it."""
-        assert self.interview is not None
         self.controller.review(index)
-        self._show(InterviewScreen(self.interview, index, self.clock, feedback=True,
-                                         controller=self.controller))
+        self._show(InterviewScreen(self.controller, index, feedback=True))
 
     def _ask(self, index: int) -> None:
         """Question ``index`` in the interview screen, reusing it when it is showing."""
-        assert self.interview is not None
         if isinstance(self.screen, InterviewScreen):
-            self.screen.show_question(index)
+            self._tell(QuestionAsked(index))
         else:
-            self._show(InterviewScreen(self.interview, index, self.clock,
-                                       controller=self.controller))
+            self._show(InterviewScreen(self.controller, index))
 
     def finish(self) -> None:
         from interviewer.tui.screens.summary import SummaryScreen
@@ -349,7 +325,8 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
             paths = self.controller.write_report()
         except OSError as exc:
             self.notify(f"Could not write the report: {exc.strerror} "
-                        f"({self.settings.data_dir / 'reports'})", severity="error", markup=False)
+                        f"({self.controller.settings.data_dir / 'reports'})", severity="error",
+                        markup=False)
             return []
         self.notify("Report written (HTML and Markdown)", markup=False, timeout=6)
         return paths
@@ -360,11 +337,8 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         from interviewer.tui.screens.history import HistoryScreen
 
         if not isinstance(self.screen, HistoryScreen):
-            self.push_screen(HistoryScreen(self.store.sessions(limit=200), self.mastery_by_bank()))
-
-    def mastery_by_bank(self) -> dict[str, tuple[dict[str, float], list[float]]]:
-        """Per practised bank: its mastery and the mastery after each review date."""
-        return self.controller.mastery_by_bank()
+            self.push_screen(HistoryScreen(self.store.sessions(limit=200),
+                                           self.controller.mastery_by_bank()))
 
     def action_help(self) -> None:
         from interviewer.tui.screens.help import HelpScreen

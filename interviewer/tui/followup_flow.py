@@ -8,15 +8,22 @@ import threading
 
 from textual import work
 
-from interviewer.tui.messages import FollowUpGraded, FollowUpReady
-from interviewer.tui.screens.interview import InterviewScreen
+from interviewer.tui.messages import (
+    FollowUpAsked,
+    FollowUpChunk,
+    FollowUpGraded,
+    FollowUpReady,
+    Graded,
+)
 
 
 class FollowUpFlow:
     """Mixed into :class:`~interviewer.tui.app.InterviewApp`."""
 
-    def _wants_followup(self, attempt) -> bool:
-        return self.controller.wants_followup(attempt, self.prober is not None)
+    def _wants_followup(self, index: int) -> bool:
+        assert self.interview is not None
+        return self.controller.wants_followup(self.interview.attempts[index],
+                                              self.prober is not None)
 
     def ask_followup(self, index: int) -> None:
         """Write the follow-up in a daemon thread; its text streams to the screen as it
@@ -42,7 +49,7 @@ class FollowUpFlow:
 
         def stream(text: str) -> None:
             if not cancel.is_set():
-                self.call_from_thread(self._stream_followup, text)
+                self.call_from_thread(self._tell, FollowUpChunk(text))
 
         try:
             followup = self.prober.followup(question, attempt.grade, language, stream,
@@ -57,10 +64,6 @@ class FollowUpFlow:
             message.cancel = cancel
             self.post_message(message)
 
-    def _stream_followup(self, text: str) -> None:
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.stream_followup(text)
-
     def on_follow_up_ready(self, message: FollowUpReady) -> None:
         assert self.interview is not None
         cancel = getattr(message, "cancel", None)
@@ -72,46 +75,28 @@ class FollowUpFlow:
                                                           f.source, f.notice))
         if f.notice:
             self.notify(f.notice, severity="warning", markup=False, timeout=8)
-        if isinstance(self.screen, InterviewScreen):
-            self.screen.show_followup(message.index, f.text, f.notice)
+        self._tell(FollowUpAsked(message.index, f.text, f.notice))
 
     def submit_followup(self, index: int, text: str, time_used: float) -> None:
         self.grade_followup(index, self.controller.submit_followup(index, text, time_used))
 
     @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_followup(self, index: int, round_index: int) -> None:
-        """Grade the follow-up answer against the points it targeted, and only those."""
-        assert self.interview is not None
-        attempt = self.interview.attempts[index]
-        round_ = attempt.followups[round_index]
         grade = None
-        if round_.targets and round_.answer.strip():
-            try:
-                grade = self.grader.grade(self.interview.rubric, attempt.question.id,
-                                          round_.answer, only=round_.targets)
-            except Exception as exc:  # keep going: the answer is saved
-                self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
-                                      severity="error", markup=False)
+        try:
+            grade = self.controller.grade_followup(self.grader, index, round_index)
+        except Exception as exc:  # keep going: the answer is saved
+            self.call_from_thread(self.notify, f"Grading the follow-up failed: {exc}",
+                                  severity="error", markup=False)
         self.post_message(FollowUpGraded(index, round_index, grade))
 
     def on_follow_up_graded(self, message: FollowUpGraded) -> None:
-        assert self.interview is not None
-        attempt = self.interview.attempts[message.index]
         self._check_saving(self.controller.followup_graded(message.index, message.round_index,
                                                            message.grade))
-        screen = self.screen
-        if not isinstance(screen, InterviewScreen):
-            return
-        if self._wants_followup(attempt):
-            screen.show_followup_waiting(message.index)
-            self.ask_followup(message.index)
-        else:
-            screen.show_feedback(message.index)
+        self._after_grade(message.index)
 
     def skip_followup(self, index: int) -> None:
         """Skip the follow-up, answered or still being written."""
         self._cancel_followup()
         self.controller.skip_followup(index)
-        screen = self.screen
-        if isinstance(screen, InterviewScreen):
-            screen.show_feedback(index)
+        self._tell(Graded(index))

@@ -1,4 +1,5 @@
-"""Messages workers send back to the UI thread, named as past events."""
+"""Messages named as past events: what workers send back to the UI thread, and what the app
+tells the interview screen (these do not bubble back up to the app)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ class AnswerGraded(Message):
         self.submitted = submitted  # perf_counter() when the user submitted
 
 
-class GradingFailed(Message):
+class GradingFailed(Message, bubble=False):
+    """Also told to the interview screen: the answer goes back to being typed."""
+
     def __init__(self, index: int, reason: str) -> None:
         super().__init__()
         self.index = index
@@ -50,9 +53,51 @@ class FollowUpGraded(Message):
         self.grade = grade
 
 
-class DraftSaved(Message):
-    """A draft that waited for a busy database has reached it."""
+class DraftSaved(Message, bubble=False):
+    """A draft that waited for a busy database has reached it (told to the screen too)."""
 
     def __init__(self, index: int) -> None:
         super().__init__()
         self.index = index
+
+
+# ---------------------------------------------------------------- told to the interview screen
+
+class QuestionAsked(Message, bubble=False):
+    """Attempt ``index`` is the current question, with a fresh clock."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+
+class Graded(Message, bubble=False):
+    """Attempt ``index`` has all the grading it will get: its feedback is due."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+
+class FollowUpStarted(Message, bubble=False):
+    """A follow-up to attempt ``index`` is being written."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+
+class FollowUpChunk(Message, bubble=False):
+    """The follow-up being written, as far as it has arrived."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class FollowUpAsked(Message, bubble=False):
+    """The follow-up question in full: its answer can be typed."""
+
+    def __init__(self, index: int, text: str, notice: str | None) -> None:
+        super().__init__()
+        self.index, self.text, self.notice = index, text, notice

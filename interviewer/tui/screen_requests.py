@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
-from interviewer.tui.screens.interview import InterviewScreen
+from interviewer.tui.screens.feedback_panel import FeedbackPanel
+from interviewer.tui.screens.followup_panel import FollowUpPanel
+from interviewer.tui.screens.question_panel import QuestionPanel
 
 
 class ScreenRequests:
@@ -14,25 +16,24 @@ class ScreenRequests:
     def on_setup_screen_start_requested(self, message) -> None:
         self.start_interview(message.plan, message.choices)
 
-    # ------------------------------------------------------------ interview screen
+    # ------------------------------------------------------------ the interview screen's panels
 
-    def on_interview_screen_submitted(self, message: InterviewScreen.Submitted) -> None:
+    def on_question_panel_submitted(self, message: QuestionPanel.Submitted) -> None:
         self.submit_answer(message.index, message.text)
 
-    def on_interview_screen_skipped(self, message: InterviewScreen.Skipped) -> None:
+    def on_question_panel_skipped(self, message: QuestionPanel.Skipped) -> None:
         self.skip_question(message.index)
 
-    def on_interview_screen_follow_up_submitted(
-            self, message: InterviewScreen.FollowUpSubmitted) -> None:
+    def on_follow_up_panel_submitted(self, message: FollowUpPanel.Submitted) -> None:
         self.submit_followup(message.index, message.text, message.time_used)
 
-    def on_interview_screen_follow_up_skipped(self, message: InterviewScreen.FollowUpSkipped) -> None:
+    def on_follow_up_panel_skipped(self, message: FollowUpPanel.Skipped) -> None:
         self.skip_followup(message.index)
 
-    def on_interview_screen_next_requested(self, _: InterviewScreen.NextRequested) -> None:
+    def on_feedback_panel_next_requested(self, _: FeedbackPanel.NextRequested) -> None:
         self.next_question()
 
-    def on_interview_screen_retake_requested(self, message: InterviewScreen.RetakeRequested) -> None:
+    def on_feedback_panel_retake_requested(self, message: FeedbackPanel.RetakeRequested) -> None:
         self.retry_question(message.index)
 
     # ------------------------------------------------------------ summary

@@ -1,58 +1,91 @@
 """The feedback panel of the interview screen: the score, the answer with its credited spans
-underlined, the change since the last attempt and every point with its verdict."""
+underlined, the change since the last attempt and every point with its verdict. Posts
+``NextRequested`` and ``RetakeRequested``."""
 
 from __future__ import annotations
 
-from textual.containers import VerticalScroll
-from textual.widgets import ContentSwitcher, Static
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
 
 from interviewer.tui.feedback_view import MARKS, highlighted_answer, points_view, retake_line
-from interviewer.tui.widgets import score_bar
+from interviewer.tui.widgets import WrappedText, score_bar
 
 
-# the panel's layout, part of the screen's DEFAULT_CSS
-FEEDBACK_CSS = """
-#feedback-question {
-    text-style: bold;
-    padding: 0 1;
-    height: auto;
-    max-height: 6;
-}
-#score-bar {
-    height: 1;
-    padding: 0 1;
-}
-#score {
-    width: auto;
-    text-style: bold;
-    padding: 0 1 0 1;
-}
-#counts {
-    width: 1fr;
-    padding-left: 2;
-}
-#answer-view {
-    height: auto;
-    max-height: 30%;
-    margin: 1 1 0 1;
-    padding: 0 1;
-    border: round $primary 50%;
-}
-#points {
-    height: 1fr;
-    padding: 1 1 0 1;
-}
-#retake-diff {
-    padding: 0 1;
-    height: auto;
-    color: $accent;
-}
-"""
+class FeedbackPanel(Vertical):
+    DEFAULT_CSS = """
+    FeedbackPanel {
+        height: 1fr;
+    }
+    FeedbackPanel #feedback-question {
+        text-style: bold;
+        padding: 0 1;
+        height: auto;
+        max-height: 6;
+    }
+    FeedbackPanel #score-bar {
+        height: 1;
+        padding: 0 1;
+    }
+    FeedbackPanel #score {
+        width: auto;
+        text-style: bold;
+        padding: 0 1 0 1;
+    }
+    FeedbackPanel #counts {
+        width: 1fr;
+        padding-left: 2;
+    }
+    FeedbackPanel #answer-view {
+        height: auto;
+        max-height: 30%;
+        margin: 1 1 0 1;
+        padding: 0 1;
+        border: round $primary 50%;
+    }
+    FeedbackPanel #points {
+        height: 1fr;
+        padding: 1 1 0 1;
+    }
+    FeedbackPanel #retake-diff {
+        padding: 0 1;
+        height: auto;
+        color: $accent;
+    }
+    """
 
-class FeedbackPanel:
-    """Mixed into :class:`~interviewer.tui.screens.interview.InterviewScreen`."""
+    class NextRequested(Message):
+        """On to the next question (or the summary)."""
 
-    def show_feedback(self, index: int) -> None:
+    class RetakeRequested(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, controller, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.index = 0  # the attempt shown
+        self.numbers = False  # each point's confidence and sources shown
+
+    @property
+    def attempt(self):
+        return self.controller.interview.attempts[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield WrappedText("", id="feedback-question")
+        with Horizontal(id="score-bar"):
+            yield Static("", id="score", markup=False)
+            yield Static("", id="counts", markup=False)
+        yield Static("", id="retake-diff", markup=False)
+        with VerticalScroll(id="answer-view"):
+            yield WrappedText("", id="answer-text")
+        with VerticalScroll(id="points"):
+            yield WrappedText("", id="points-text")
+
+    def show(self, index: int) -> None:
+        """The feedback on graded attempt ``index``; the list of points takes the keys."""
         self.index = index
         attempt = self.attempt
         grade = attempt.grade
@@ -80,25 +113,22 @@ class FeedbackPanel:
             diff_line.update(retake_line(retake_diff(previous, grade)))
         self.query_one("#points-text", Static).update(
             points_view(grade, self.numbers, probed, self._sources()))
-        self.waiting = False
-        self.mode = "feedback"
-        self.query_one(ContentSwitcher).current = "feedback-panel"
         self.query_one("#points", VerticalScroll).scroll_home(animate=False)
         self.query_one("#points", VerticalScroll).focus()
 
     def _sources(self) -> dict[str, str]:
         """Point id -> the reference answer's sentence for it."""
-        return self.interview.reference_sentences(self.index)
+        return self.controller.interview.reference_sentences(self.index)
 
-    def action_toggle_numbers(self) -> None:
+    def toggle_numbers(self) -> None:
         self.numbers = not self.numbers
         grade = self.attempt.grade
         if grade is not None:
             self.query_one("#points-text", Static).update(
                 points_view(grade, self.numbers, self.attempt.probed_verdicts(), self._sources()))
 
-    def action_next(self) -> None:
+    def next(self) -> None:
         self.post_message(self.NextRequested())
 
-    def action_retry(self) -> None:
+    def retake(self) -> None:
         self.post_message(self.RetakeRequested(self.index))

@@ -1,59 +1,65 @@
 """The follow-up panel of the interview screen: the question as it streams in, its own
-clock and answer box, and what is typed to it."""
+clock and answer box, and what is typed to it. Posts ``Submitted`` and ``Skipped``."""
 
 from __future__ import annotations
 
-from textual.widgets import ContentSwitcher, Static, TextArea
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Static, TextArea
 
 from interviewer.sessions.timer import Countdown
+from interviewer.tui.screens.answer_panel import AnswerPanel
 from interviewer.tui.widgets import CountdownLabel
 
 FOLLOWUP_LIMIT = 120.0  # seconds for a follow-up answer (or the question's limit if shorter)
-DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
 
 
-# the panel's layout, part of the screen's DEFAULT_CSS
-FOLLOWUP_CSS = """
-#followup-progress {
-    width: 1fr;
-    color: $text-muted;
-}
-#followup-text {
-    text-style: bold;
-    padding: 0 1 1 1;
-    height: auto;
-    max-height: 8;
-    color: $accent;
-}
-#followup-notice {
-    padding: 0 1;
-    height: auto;
-    color: $text-muted;
-}
-#followup-answer {
-    height: 1fr;
-    min-height: 5;
-    border: tall $accent;
-}
-"""
+class FollowUpPanel(AnswerPanel):
+    DEFAULT_CSS = """
+    FollowUpPanel #followup-text {
+        color: $accent;
+    }
+    FollowUpPanel #followup-notice {
+        padding: 0 1;
+        height: auto;
+        color: $text-muted;
+    }
+    FollowUpPanel #followup-answer {
+        height: 1fr;
+        min-height: 5;
+        border: tall $accent;
+    }
+    """
 
-class FollowUpPanel:
-    """Mixed into :class:`~interviewer.tui.screens.interview.InterviewScreen`."""
+    class Submitted(Message):
+        def __init__(self, index: int, text: str, time_used: float) -> None:
+            super().__init__()
+            self.index, self.text, self.time_used = index, text, time_used
 
-    def _followup_changed(self, text: str) -> None:
-        rounds = self.attempt.followups
-        if self.followup_countdown is None or self.waiting or not rounds or not rounds[-1].draft:
-            return
-        if text == rounds[-1].answer:
-            return
-        rounds[-1].answer = text
-        if self._save_timer is None:
-            self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
+    class Skipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
-    def show_followup_waiting(self, index: int) -> None:
-        """The follow-up panel while the question is being written (it streams in)."""
+    def __init__(self, controller, **kwargs) -> None:
+        super().__init__(controller, **kwargs)
+        self.countdown: Countdown | None = None  # None: the question is still being written
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="question-bar"):
+            yield Static("Follow-up question", id="followup-progress", classes="progress",
+                         markup=False)
+            yield CountdownLabel("", id="followup-countdown")
+        yield Static("", id="followup-text", classes="asked", markup=False)
+        yield Static("", id="followup-notice", markup=False)
+        yield TextArea("", id="followup-answer", soft_wrap=True,
+                       placeholder="Answer the follow-up. Ctrl+S submits; F3 skips it.")
+
+    def thinking(self, index: int) -> None:
+        """The panel while the question is being written (it streams in)."""
         self.index = index
-        self.followup_countdown = None
+        self.countdown = None
         self.query_one("#followup-text", Static).update("The interviewer is thinking of a follow-up…")
         self.query_one("#followup-notice", Static).update("")
         answer = self.query_one("#followup-answer", TextArea)
@@ -61,51 +67,73 @@ class FollowUpPanel:
         answer.read_only = True
         self.query_one("#followup-countdown", CountdownLabel).update("")
         self.waiting = False
-        self.mode = "followup"
-        self.query_one(ContentSwitcher).current = "followup-panel"
 
-    def stream_followup(self, text: str) -> None:
-        if self.mode == "followup" and self.followup_countdown is None and text:
+    def stream(self, text: str) -> None:
+        if self.active and self.countdown is None and text:
             self.query_one("#followup-text", Static).update(text)
 
-    def show_followup(self, index: int, text: str, notice: str | None,
-                      used_before: float = 0.0) -> None:
+    def asked(self, index: int, text: str, notice: str | None, used_before: float = 0.0) -> None:
         """The follow-up question in full: the answer box opens and its clock starts."""
         self.index = index
         self.query_one("#followup-text", Static).update(text)
         self.query_one("#followup-notice", Static).update(notice or "")
         limit = min(FOLLOWUP_LIMIT, self.interview.plan.time_limit or FOLLOWUP_LIMIT)
-        self.followup_countdown = Countdown(self.clock, limit, used_before=used_before).start()
+        self.countdown = Countdown(self.controller.clock, limit, used_before=used_before).start()
         answer = self.query_one("#followup-answer", TextArea)
         answer.read_only = False
         answer.focus()
-        self._tick_followup()
+        self.tick()
 
-    def show_pending_followup(self, index: int) -> None:
+    def reopen(self, index: int) -> None:
         """A follow-up asked before the app stopped: its question, clock and typed answer."""
-        self.show_followup_waiting(index)
+        self.thinking(index)
         round_ = self.attempt.followups[-1]
-        self.show_followup(index, round_.question, round_.notice, used_before=round_.time_used)
+        self.asked(index, round_.question, round_.notice, used_before=round_.time_used)
         self.query_one("#followup-answer", TextArea).load_text(round_.answer)
 
-    def _tick_followup(self) -> None:
-        countdown = getattr(self, "followup_countdown", None)
+    def tick(self) -> None:
+        countdown = self.countdown
         if countdown is None or self.waiting:
             return
         remaining = countdown.remaining()
         self.query_one("#followup-countdown", CountdownLabel).show(remaining, countdown.elapsed())
         if remaining is not None and remaining <= 0:
             self.notify("Time is up: your follow-up answer was submitted as it stands.", timeout=6)
-            self._submit_followup(allow_empty=True)
+            self.submit(allow_empty=True)
 
-    def _submit_followup(self, allow_empty: bool) -> None:
-        countdown = getattr(self, "followup_countdown", None)
+    def _open(self) -> bool:
+        """Its answer is being typed: the question is in full and not sent yet."""
+        rounds = self.attempt.followups
+        return self.countdown is not None and not self.waiting and bool(rounds) \
+            and rounds[-1].draft
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        rounds = self.attempt.followups
+        if not self.active or not self._open() or event.text_area.text == rounds[-1].answer:
+            return
+        rounds[-1].answer = event.text_area.text
+        self.save_soon()
+
+    def save_draft(self) -> None:
+        if self._open():
+            assert self.countdown is not None
+            self.told(self.controller.save_followup_draft(
+                self.index, self.query_one("#followup-answer", TextArea).text,
+                self.countdown.elapsed()))
+
+    def submit(self, allow_empty: bool) -> None:
+        countdown = self.countdown
         if self.waiting or countdown is None:
             return
-        text = self._typed("#followup-answer", allow_empty)
+        text = self.typed(allow_empty)
         if text is None:
             return
         countdown.pause()
         self.waiting = True
         self.query_one("#followup-answer", TextArea).read_only = True
-        self.post_message(self.FollowUpSubmitted(self.index, text, countdown.elapsed()))
+        self.post_message(self.Submitted(self.index, text, countdown.elapsed()))
+
+    def skip(self) -> None:
+        if not self.waiting:  # answering it, or still waiting for it to be written
+            self.post_message(self.Skipped(self.index))

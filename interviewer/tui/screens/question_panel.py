@@ -1,69 +1,161 @@
-"""The question panel of the interview screen: pausing the clock, skipping the question
-(asking first when something is typed), and going back to typing when grading failed."""
+"""The question panel of the interview screen: the question under its countdown, the answer
+box, pausing the clock, submitting and skipping (asking first when something is typed), and
+going back to typing when grading failed. Posts ``Submitted`` and ``Skipped``."""
 
 from __future__ import annotations
 
-from textual.widgets import TextArea
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import LoadingIndicator, Static, TextArea
 
-# the panel's layout, part of the screen's DEFAULT_CSS
-QUESTION_CSS = """
-.question-bar {
-    height: 1;
-    padding: 0 1;
+from interviewer.sessions.timer import Countdown, marks_crossed
+from interviewer.tui.screens.answer_panel import AnswerPanel
+from interviewer.tui.widgets import CRITICAL_AT, WARN_AT, CountdownLabel, WrappedText
+
+MODEL_STATUS = {
+    "loading": "Loading the grading model…",
+    "ready": "Model ready",
+    "failed": "Grading unavailable (answers are still saved)",
 }
-#progress {
-    width: 1fr;
-    color: $text-muted;
-}
-#question-text {
-    text-style: bold;
-    padding: 0 1 1 1;
-    height: auto;
-    max-height: 8;
-}
-#answer {
-    height: 1fr;
-    min-height: 5;
-    border: tall $primary;
-}
-#waiting {
-    height: 5;
-    align: center middle;
-}
-#waiting Static, #paused Static {
-    width: auto;
-    color: $text-muted;
-}
-#paused {
-    height: 1fr;
-    align: center middle;
-    border: tall $warning;
-}
-#status-bar {
-    height: 1;
-    padding: 0 1;
-    color: $text-muted;
-}
-#char-count {
-    width: 1fr;
-}
-#save-status {
-    width: auto;
-    padding-right: 2;
-}
-#model-status {
-    width: auto;
-}
-#panels, #question-panel, #followup-panel, #feedback-panel {
-    height: 1fr;
-}
-"""
+WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
 
 
-class QuestionPanel:
-    """Mixed into :class:`~interviewer.tui.screens.interview.InterviewScreen`."""
+class QuestionPanel(AnswerPanel):
+    DEFAULT_CSS = """
+    QuestionPanel #answer {
+        height: 1fr;
+        min-height: 5;
+        border: tall $primary;
+    }
+    QuestionPanel #waiting {
+        height: 5;
+        align: center middle;
+    }
+    QuestionPanel #waiting Static, QuestionPanel #paused Static {
+        width: auto;
+        color: $text-muted;
+    }
+    QuestionPanel #paused {
+        height: 1fr;
+        align: center middle;
+        border: tall $warning;
+    }
+    QuestionPanel #status-bar {
+        height: 1;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    QuestionPanel #char-count {
+        width: 1fr;
+    }
+    QuestionPanel #save-status {
+        width: auto;
+        padding-right: 2;
+    }
+    QuestionPanel #model-status {
+        width: auto;
+    }
+    """
 
-    def action_pause(self) -> None:
+    class Submitted(Message):
+        def __init__(self, index: int, text: str) -> None:
+            super().__init__()
+            self.index, self.text = index, text
+
+    class Skipped(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, controller, **kwargs) -> None:
+        super().__init__(controller, **kwargs)
+        self.countdown = Countdown(controller.clock, self.interview.plan.time_limit)
+        self.paused = False
+        self.model_status = "loading"
+        self._last_remaining: float | None = None
+
+    @property
+    def total(self) -> Countdown | None:
+        """The interview's own clock, when it has a limit."""
+        return self.controller.total
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="question-bar", classes="question-bar"):
+            yield Static("", id="progress", classes="progress", markup=False)
+            yield CountdownLabel("", id="countdown")
+        yield WrappedText("", id="question-text", classes="asked")
+        yield TextArea("", id="answer", soft_wrap=True,
+                       placeholder="Type your answer. Ctrl+S submits; F2 pauses the clock.")
+        with Vertical(id="waiting"):
+            yield LoadingIndicator()
+            yield Static("Grading as soon as the model is ready…", markup=False)
+        with Vertical(id="paused"):
+            yield Static("Paused. The clock is stopped. Press F2 to resume.", markup=False)
+        with Horizontal(id="status-bar"):
+            yield Static("", id="char-count", markup=False)
+            yield Static("", id="save-status", markup=False)
+            yield Static("", id="model-status", markup=False)
+
+    def ask(self, index: int) -> None:
+        """Put question ``index`` on the panel with a fresh clock."""
+        self.index = index
+        attempt = self.attempt
+        total = len(self.interview.plan.questions)
+        number = self.interview.number(index)
+        retake = " · retake" if attempt.retry_of is not None else ""
+        self.query_one("#progress", Static).update(f"Question {number} of {total}{retake}")
+        self.query_one("#question-text", Static).update(attempt.question.text)
+        answer = self.query_one("#answer", TextArea)
+        answer.load_text(attempt.answer)
+        answer.move_cursor(answer.document.end)  # a restored draft goes on where it stopped
+        answer.read_only = False
+        answer.display = True
+        self.query_one("#waiting").display = False
+        self.query_one("#paused").display = False
+        self.waiting = self.paused = False
+        self.query_one("#save-status", Static).update("")
+        # a resumed attempt keeps the time it had already used
+        self.countdown = Countdown(self.controller.clock, self.interview.plan.time_limit,
+                                   used_before=attempt.time_used).start()
+        if self.total is not None:
+            self.total.resume()  # the interview clock runs only while a question is open
+        self._update_count()
+        answer.focus()
+        self._last_remaining = self._remaining()  # warn only at marks crossed from here
+        self.tick()
+
+    # ------------------------------------------------------------ clock
+
+    def tick(self) -> None:
+        """Redraw the clock; warn at 1 minute and 10 seconds; submit at zero."""
+        remaining = self._remaining()
+        self.query_one(CountdownLabel).show(remaining, self.countdown.elapsed(), self.paused)
+        if remaining is None or self.waiting:
+            return
+        if remaining > 0:
+            for mark in marks_crossed((WARN_AT, CRITICAL_AT), self._last_remaining, remaining):
+                self.notify(WARNINGS[mark], severity="warning" if mark == WARN_AT else "error",
+                            timeout=4)
+        self._last_remaining = remaining
+        if remaining <= 0:
+            self.attempt.auto_submitted = True
+            self.notify("Time is up: your answer was submitted as it stands.", timeout=6)
+            self.submit(allow_empty=True)
+
+    def _remaining(self) -> float | None:
+        remaining = self.countdown.remaining()
+        total = self.total
+        if total is not None and (remaining is None or total.remaining() < remaining):
+            remaining = total.remaining()  # the interview's limit is the nearer deadline
+        return remaining
+
+    def _stop_clocks(self) -> None:
+        self.countdown.pause()
+        if self.total is not None:
+            self.total.pause()
+
+    def toggle_pause(self) -> None:
         if self.waiting:
             return
         self.paused = not self.paused
@@ -81,15 +173,72 @@ class QuestionPanel:
             answer.focus()
         self.tick()
 
-    def action_skip(self) -> None:
-        if self.mode == "followup":
-            if not self.waiting:  # answering it, or still waiting for it to be written
-                self.post_message(self.FollowUpSkipped(self.index))
-            return
-        self.query_one("#answer", TextArea).call_later(self._skip)
+    def show_model_status(self, status: str) -> None:
+        self.model_status = status
+        self.query_one("#model-status", Static).update(MODEL_STATUS.get(status, status))
 
-    def _skip(self) -> None:
-        if self.waiting or self.mode != "question":
+    # ------------------------------------------------------------ typing
+
+    def _update_count(self) -> None:
+        n = len(self.query_one("#answer", TextArea).text)
+        self.query_one("#char-count", Static).update(f"{n} characters")
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        if not self.active or event.text_area.text == self.attempt.answer:
+            return  # the panel loaded it; nothing new to save
+        # the attempt always holds what is on screen; the disk copy follows within a second
+        # of the first unsaved keystroke
+        self.attempt.answer = event.text_area.text
+        self._update_count()
+        self.query_one("#save-status", Static).update("")  # what is shown is not saved yet
+        self.save_soon()
+
+    def save_draft(self) -> None:
+        """Write the draft and the time used so far (never waits on a busy database)."""
+        saved = self.controller.save_draft(self.index, self.query_one("#answer", TextArea).text,
+                                           self.countdown.elapsed())
+        self.told(saved)
+        status = self.query_one("#save-status", Static)
+        if saved:
+            status.update("✓ draft saved")
+        elif saved is None:
+            status.update("… kept aside: the database is busy")
+        else:
+            status.update("⚠ not saved")
+
+    def save_time(self, every: float) -> None:
+        """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
+        if self.active and not self.waiting and \
+                self.countdown.elapsed() - self.attempt.time_used >= every:
+            self.save_now()
+
+    def draft_saved(self, index: int) -> None:
+        """A draft that waited for the database reached it."""
+        if index == self.index and self.active:
+            self.query_one("#save-status", Static).update("✓ draft saved")
+
+    # ------------------------------------------------------------ submit, skip
+
+    def submit(self, allow_empty: bool) -> None:
+        if self.waiting or not self.active:
+            return
+        text = self.typed(allow_empty)
+        if text is None:
+            return
+        self._stop_clocks()
+        self.save_now()
+        if not text.strip():
+            self.post_message(self.Skipped(self.index))
+            return
+        self.waiting = True
+        self.query_one("#answer", TextArea).read_only = True
+        if self.model_status != "ready":
+            self.query_one("#waiting").display = True
+        self.post_message(self.Submitted(self.index, text))
+
+    def skip(self) -> None:
+        if self.waiting or not self.active:
             return
         self.save_now()
         if not self.query_one("#answer", TextArea).text.strip():
@@ -107,13 +256,14 @@ class QuestionPanel:
                                            "but not graded."), decide)
 
     def _skip_now(self) -> None:
-        if self.waiting or self.mode != "question":
+        if self.waiting or not self.active:
             return
         self._stop_clocks()
         self.save_now()
         self.post_message(self.Skipped(self.index))
 
-    def cancel_waiting(self) -> None:
+    def type_again(self) -> None:
+        """Grading failed: the answer can be edited and sent again."""
         self.waiting = False
         self.query_one("#waiting").display = False
         self.query_one("#answer", TextArea).read_only = False

@@ -1,0 +1,93 @@
+"""What the question and follow-up panels share: a progress line with its clock over the
+question asked (styled once for both), an answer box that must not be sent empty, and the
+throttle that puts what is typed on disk within a second."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.containers import Vertical
+from textual.widgets import TextArea
+
+if TYPE_CHECKING:
+    from interviewer.sessions.controller import InterviewController
+    from interviewer.sessions.interview import Attempt, Interview
+
+DRAFT_SAVE_DELAY = 1.0  # at most this long after the first unsaved keystroke
+
+
+class AnswerPanel(Vertical):
+    """A panel with one answer box; drafts are saved through the controller it is given."""
+
+    DEFAULT_CSS = """
+    AnswerPanel {
+        height: 1fr;
+    }
+    AnswerPanel .question-bar {
+        height: 1;
+        padding: 0 1;
+    }
+    AnswerPanel .progress {
+        width: 1fr;
+        color: $text-muted;
+    }
+    AnswerPanel .asked {
+        text-style: bold;
+        padding: 0 1 1 1;
+        height: auto;
+        max-height: 8;
+    }
+    """
+
+    def __init__(self, controller: InterviewController, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.index = 0  # the attempt being answered
+        self.waiting = False  # sent: the answer box waits for the grade
+        self._save_timer = None
+
+    @property
+    def interview(self) -> Interview:
+        assert self.controller.interview is not None
+        return self.controller.interview
+
+    @property
+    def attempt(self) -> Attempt:
+        return self.interview.attempts[self.index]
+
+    @property
+    def active(self) -> bool:
+        """On screen (the interview screen shows one panel at a time): only then is what
+        is typed here saved."""
+        return self.display
+
+    def typed(self, allow_empty: bool) -> str | None:
+        """The answer box's text, or None (with a warning) if it is empty and must not be."""
+        text = self.query_one(TextArea).text
+        if not text.strip() and not allow_empty:
+            self.notify("The answer is empty: type something first, or F3 to skip.",
+                        severity="warning")
+            return None
+        return text
+
+    def save_soon(self) -> None:
+        """A throttle, not a debounce: steady typing saves too."""
+        if self._save_timer is None:
+            self._save_timer = self.set_timer(DRAFT_SAVE_DELAY, self.save_now)
+
+    def save_now(self) -> None:
+        if self._save_timer is not None:
+            self._save_timer.stop()
+            self._save_timer = None
+        if self.active:
+            self.save_draft()
+
+    def save_draft(self) -> None:
+        """Write what is typed; each panel to its own place."""
+        raise NotImplementedError
+
+    def told(self, saved: bool | None) -> None:
+        """Say once that saving fails."""
+        problem = self.controller.saving_problem(saved)
+        if problem is not None:
+            self.notify(problem, severity="error", markup=False, timeout=15)
