@@ -8,6 +8,7 @@ to save is told once, as a message the UI shows.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -136,6 +137,19 @@ class InterviewController:
         assert self.interview is not None
         return grader.grade(self.interview.rubric, self.interview.attempts[index].question.id,
                             text)
+
+    def check(self, prober: object, index: int, grade: Grade,
+              cancel: threading.Event | None = None) -> tuple[Grade, str | None]:
+        """``grade`` with its credited points read again by the LLM when ``llm.check_points``
+        asks for it (blocking, bounded by ``llm.timeout``), and a notice when it could not."""
+        if not self.settings.llm.check_points or not hasattr(prober, "ask"):
+            return grade, None
+        from interviewer.grading.llm_check import check_grade
+
+        assert self.interview is not None
+        question = self.interview.rubric.question(self.interview.attempts[index].question.id)
+        checked = check_grade(prober, question, grade, cancel)
+        return checked.grade, checked.notice
 
     def graded(self, index: int, grade: Grade) -> bool | None:
         """The grade of attempt ``index`` arrived; whether it was saved."""

@@ -77,6 +77,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         super().__init__()
         self.prober = prober
         self._followup_cancel: threading.Event | None = None  # set: the pending follow-up is dropped
+        self._stop_checks = threading.Event()  # set on quit: an LLM check of a grade stops waiting
         self.grader = grader
         self.initial_plan = plan
         self.initial_resume = resume
@@ -247,13 +248,17 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
         start = time.perf_counter()
         try:
             grade = self.controller.grade(self.grader, index, text)
+            seconds = time.perf_counter() - start
+            grade, notice = self.controller.check(self.prober, index, grade, self._stop_checks)
         except Exception as exc:  # shown to the user; the answer is already saved
             self.post_message(GradingFailed(index, f"{type(exc).__name__}: {exc}"))
         else:
-            self.post_message(AnswerGraded(index, grade, time.perf_counter() - start, submitted))
+            self.post_message(AnswerGraded(index, grade, seconds, submitted, notice))
 
     def on_answer_graded(self, message: AnswerGraded) -> None:
         self._check_saving(self.controller.graded(message.index, message.grade))
+        if message.notice:
+            self.notify(message.notice, severity="warning", markup=False, timeout=10)
         self._after_grade(message.index)
         # queued behind what the screen was told: measured once the feedback is drawn
         self.screen.call_after_refresh(self._record_latency, message.seconds, message.submitted)
@@ -348,6 +353,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
     def action_request_quit(self) -> None:
         self._cancel_followup()
+        self._stop_checks.set()  # an LLM check still running ends now
         screen = self.screen
         in_progress = isinstance(screen, InterviewScreen) and screen.mode == "question"
         if not in_progress:

@@ -19,12 +19,14 @@ class ModelFailed(Message):
 
 
 class AnswerGraded(Message):
-    def __init__(self, index: int, grade: Grade, seconds: float, submitted: float) -> None:
+    def __init__(self, index: int, grade: Grade, seconds: float, submitted: float,
+                 notice: str | None = None) -> None:
         super().__init__()
         self.index = index
         self.grade = grade
         self.seconds = seconds  # time the grader itself took
         self.submitted = submitted  # perf_counter() when the user submitted
+        self.notice = notice  # why the LLM could not check the credited points
 
 
 class GradingFailed(Message, bubble=False):

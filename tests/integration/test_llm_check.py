@@ -163,3 +163,44 @@ def test_grade_check_on_the_command_line(tmp_path, monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL")
     code, out, err = run_cli(*common, "--check")
     assert code == 2 and "llm.base_url" in err and "Traceback" not in err
+
+
+async def test_the_interview_shows_what_the_check_took_away(settings) -> None:
+    from dataclasses import replace as with_
+
+    from textual.widgets import TextArea
+
+    from conftest import ROOT
+    from helpers import wait_for
+    from interviewer.content.catalog import BankCatalog
+    from interviewer.sessions.plan import SetupChoices, make_plan
+    from interviewer.sessions.timer import ManualClock
+    from interviewer.tui.app import make_app
+
+    catalog = BankCatalog([ROOT / "bank"])
+    bank = catalog.resolve("ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=1, time_limit=300)
+    plan = with_(make_plan(bank, choices), questions=(bank.question("q07"),))
+    answer = "梯度累积将一个大batch拆分为多个micro-batch，累积N个micro-batch后做一次参数更新。"
+    grader = Grader(BigramEmbedder(), Scorer(0.6, 0.3, source="test"))
+    with ChatServer() as server:
+        llm = LLMSettings(enabled=False, base_url=server.base_url, model="m", check_points=True)
+        checked_settings = with_(settings, llm=llm)
+        app = make_app(banks=catalog.banks(), grader=grader, settings=checked_settings,
+                       plan=plan, choices=choices, clock=ManualClock(),
+                       prober=LLMProber(llm, env={}))
+        from interviewer.content.bank_rubric import rubric_for_bank
+
+        before = grader.grade(rubric_for_bank(bank).rubric, "q07", answer)
+        credited = [p.point_id for p in before.points if p.verdict in ("covered", "partial")]
+        assert credited
+        server.script = [reply(*[(pid, "contradicted", "说反了") for pid in credited])]
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for(pilot, lambda: app.model_status == "ready")
+            app.screen.query_one("#answer", TextArea).insert(answer)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.interview.attempts[0].grade is not None)
+            grade = app.interview.attempts[0].grade
+    assert grade.score == 0 and grade.checked_by and grade.checked_by.startswith("m@")
+    assert all(p.verdict in ("missed", "contradicted") for p in grade.points)
+    assert any("说反了" in p.reason for p in grade.points)
