@@ -178,7 +178,7 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
-    return {"answers": n, "grader": grader_kind, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
+    return {"answers": n, "grader": grader_kind, "quiet_wait": quiet_wait, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
             "submit_to_feedback_p50_ms": 1000 * pct(ui, 0.5),
             "submit_to_feedback_p95_ms": 1000 * pct(ui, 0.95),
             "grader_in_app_p50_ms": 1000 * pct([g for g, _ in app.grade_seconds], 0.5),
@@ -238,12 +238,14 @@ def main() -> int:
     parser.add_argument("--answers", type=int, default=20)
     parser.add_argument("--grader", choices=("process", "thread"), default="process",
                         help="grade in a child process (as the app does) or a worker thread")
+    parser.add_argument("--quiet-wait", action="store_true",
+                        help="wait for each feedback with a plain sleep, not Pilot.pause")
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as home:
         result = {"launch": bench_launch(args.runs, home, args.grader) if args.runs > 0 else None,
-                  "submit": bench_submit(args.answers, home, args.grader)
+                  "submit": bench_submit(args.answers, home, args.grader, args.quiet_wait)
                   if args.answers > 0 else None}
     print(json.dumps(result, indent=2))
     return 0

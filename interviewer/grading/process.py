@@ -30,9 +30,6 @@ if TYPE_CHECKING:
     from interviewer.grading.grade import Grade
 
 CHILD_MODULE = "interviewer.grading.child"
-# The encoder's threads in the child, unless the user set them: the other core draws the
-# screen. On two loaded cores one thread graded in 32 ms at the median, two in 72 ms.
-THREADS_ENV, CHILD_THREADS = "INTERVIEWER_THREADS", "1"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # holds the interviewer package
 
 
@@ -100,7 +97,6 @@ class ProcessGrader:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
-        env.setdefault(THREADS_ENV, CHILD_THREADS)
         try:
             self._child = subprocess.Popen(
                 [self._python, "-m", CHILD_MODULE], stdin=subprocess.PIPE,

@@ -159,11 +159,3 @@ def test_the_child_dies_with_its_parent(how, isolated_home) -> None:
         parent.kill()
         parent.wait()
 
-
-def test_the_child_leaves_the_other_core_to_the_screen(process_grader) -> None:
-    """One encoder thread in the child, unless the user chose a number."""
-    from interviewer.grading.encoders.backends import THREADS_ENV
-
-    process_grader.warm_up()
-    environ = Path(f"/proc/{process_grader.child_pid}/environ").read_bytes().split(b"\0")
-    assert f"{THREADS_ENV}=1".encode() in environ
