@@ -1,6 +1,7 @@
 """How much the TUI adds: launch time and submit-to-feedback latency.
 
-    python bench/tui_latency.py [--runs 15] [--answers 20]   (0 leaves that part out)
+    python bench/tui_latency.py [--runs 15] [--answers 20] [--grader process|thread]
+    (0 leaves that part out)
 
 1. Launch: time from process start to the first interactive question, against a bare
    Textual app's time to its first frame, both headless, interleaved, medians over runs;
@@ -9,6 +10,9 @@
    being drawn, against the grader's own time for the same answer (warm), p50 and p95, and
    against a bare Textual app drawing the same feedback text (one Static in a scroll view,
    at the same terminal size): the floor any Textual screen of that text costs.
+
+``--grader``: ``process`` (the default, what ``interviewer run`` uses) grades in a child
+process that keeps the model loaded; ``thread`` grades in a worker thread of the app.
 
 Both are ratios measured in one run on the same machine; absolute times are for information.
 """
@@ -45,7 +49,7 @@ Bare().run(headless=True)
 INTERVIEWER = """
 import os, time
 t0 = float(os.environ["BENCH_T0"])
-from interviewer.factory import deferred_grader, make_catalog
+from interviewer.factory import {grader}, make_catalog
 from interviewer.config import discover_settings
 from interviewer.sessions.plan import SetupChoices, make_plan
 from interviewer.tui.app import make_app
@@ -54,7 +58,7 @@ settings = discover_settings()
 banks = make_catalog(settings).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh")
 choices = SetupChoices(bank=bank.id)
-app = make_app(banks=banks, grader=deferred_grader(settings), settings=settings,
+app = make_app(banks=banks, grader={grader}(settings), settings=settings,
                plan=make_plan(bank, choices), choices=choices)
 import asyncio
 async def pilot(p):
@@ -69,6 +73,9 @@ app.run(headless=True, auto_pilot=pilot)
 """
 
 
+LAUNCH_GRADER = {"process": "tui_grader", "thread": "deferred_grader"}
+
+
 def launch(code: str, home: str) -> float:
     env = {**os.environ, "BENCH_T0": repr(time.time()), "INTERVIEWER_HOME": home}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -79,7 +86,7 @@ def launch(code: str, home: str) -> float:
     raise RuntimeError(out.stderr[-2000:])
 
 
-def bench_launch(runs: int, home: str) -> dict:
+def bench_launch(runs: int, home: str, grader: str = "process") -> dict:
     # Measure the app as installed: `pip install .` (the README) byte-compiles the package, as
     # it did Textual for the bare app. A checkout run with PYTHONDONTWRITEBYTECODE=1 (set on
     # the development machine) would otherwise compile every interviewer module at each launch.
@@ -87,11 +94,12 @@ def bench_launch(runs: int, home: str) -> dict:
 
     compileall.compile_dir(ROOT / "interviewer", quiet=1)
     bare, full = [], []
+    interviewer = INTERVIEWER.replace("{grader}", LAUNCH_GRADER[grader])
     launch(BARE, home)  # warm the file cache for both
-    launch(INTERVIEWER, home)
+    launch(interviewer, home)
     for _ in range(runs):
         bare.append(launch(BARE, home))
-        full.append(launch(INTERVIEWER, home))
+        full.append(launch(interviewer, home))
     mb, mf = statistics.median(bare), statistics.median(full)
     # each launch against the bare launch just before it: less sensitive to slow stretches
     paired = statistics.median(f / b for b, f in zip(bare, full))
@@ -99,14 +107,14 @@ def bench_launch(runs: int, home: str) -> dict:
             "paired_ratio_median": paired, "runs": runs}
 
 
-def bench_submit(n: int, home: str) -> dict:
+def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bool = False) -> dict:
     import asyncio
 
     os.environ["INTERVIEWER_HOME"] = home
     sys.path.insert(0, str(ROOT))
     from textual.widgets import TextArea
 
-    from interviewer.factory import make_catalog, make_grader
+    from interviewer.factory import make_catalog, make_grader, tui_grader
     from interviewer.config import discover_settings
     from interviewer.sessions.plan import SetupChoices, make_plan
     from interviewer.tui.app import make_app
@@ -126,7 +134,7 @@ def bench_submit(n: int, home: str) -> dict:
     banks = make_catalog(settings).banks()
     bank = next(b for b in banks if b.id == "ai-infra-zh")
     choices = SetupChoices(bank=bank.id, count=1, time_limit=None)
-    grader = make_grader(settings)
+    grader = tui_grader(settings) if grader_kind == "process" else make_grader(settings)
     app = make_app(banks=banks, grader=grader, settings=settings, plan=make_plan(bank, choices),
                    choices=choices)
 
@@ -141,11 +149,17 @@ def bench_submit(n: int, home: str) -> dict:
                 await pilot.pause()
                 await pilot.press("ctrl+s")
                 while len(app.grade_seconds) <= i:
-                    await pilot.pause(0.001)
+                    if quiet_wait:  # the app left to itself, as while a person waits
+                        await asyncio.sleep(0.001)
+                    else:  # Pilot.pause: a message to every widget and a forced refresh
+                        await pilot.pause(0.001)
                 shown.append(feedback_text(app.screen))
                 await pilot.press("r")  # retake: back to a fresh question screen
 
     asyncio.run(run())
+    if grader_kind == "process":
+        assert not grader.graded_here, "the child process did not grade"
+        grader.close()
     # the grader alone on the same answers: a fresh grader, warm on the rubric only
     from interviewer.factory import build_grader, make_embedder
 
@@ -164,7 +178,7 @@ def bench_submit(n: int, home: str) -> dict:
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
-    return {"answers": n, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
+    return {"answers": n, "grader": grader_kind, "quiet_wait": quiet_wait, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
             "submit_to_feedback_p50_ms": 1000 * pct(ui, 0.5),
             "submit_to_feedback_p95_ms": 1000 * pct(ui, 0.95),
             "grader_in_app_p50_ms": 1000 * pct([g for g, _ in app.grade_seconds], 0.5),
@@ -222,12 +236,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--answers", type=int, default=20)
+    parser.add_argument("--grader", choices=("process", "thread"), default="process",
+                        help="grade in a child process (as the app does) or a worker thread")
+    parser.add_argument("--quiet-wait", action="store_true",
+                        help="wait for each feedback with a plain sleep, not Pilot.pause")
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as home:
-        result = {"launch": bench_launch(args.runs, home) if args.runs > 0 else None,
-                  "submit": bench_submit(args.answers, home) if args.answers > 0 else None}
+        result = {"launch": bench_launch(args.runs, home, args.grader) if args.runs > 0 else None,
+                  "submit": bench_submit(args.answers, home, args.grader, args.quiet_wait)
+                  if args.answers > 0 else None}
     print(json.dumps(result, indent=2))
     return 0
 

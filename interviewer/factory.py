@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from interviewer.grading.encoders.backends import Embedder
     from interviewer.grading.grader import Grader
     from interviewer.grading.calibration import Scorer
+    from interviewer.grading.process import ProcessGrader
     from interviewer.followups.prober import LLMProber, Prober
     from interviewer.sessions.store import Store
 
@@ -86,6 +87,19 @@ def deferred_grader(settings: Settings) -> DeferredGrader:
 
     return DeferredGrader(lambda: make_grader(settings),
                           model_id_for(settings.model, settings.embedding_base_url))
+
+
+def tui_grader(settings: Settings, python: str | None = None) -> ProcessGrader:
+    """The TUI's grader: a child process (``python``, this interpreter unless given) keeps
+    the model and grades, so a grade does not hold the interface's interpreter lock. It
+    starts when the app warms the grader up, after the first frame; if it cannot start or
+    dies, :func:`deferred_grader` grades in this process. Only plain data goes to the child."""
+    from interviewer.grading.process import ProcessGrader
+
+    return ProcessGrader({"model": settings.model, "embedding_base_url": settings.embedding_base_url,
+                          "embedding_api_key_env": settings.embedding_api_key_env,
+                          "data_dir": str(settings.data_dir)},
+                         deferred_grader(settings), python=python)
 
 
 def require_calibrated(settings: Settings) -> None:

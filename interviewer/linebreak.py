@@ -9,7 +9,9 @@ closing mark or ends with an opening one (the character before moves down with i
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from itertools import accumulate
 
 NO_START = set("。，、；：？！）」』】》〉”’…・·.,;:?!)]}%》")
 NO_END = set("（「『【《〈“‘([{")
@@ -19,25 +21,38 @@ def cell_width(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+class _Widths(dict):
+    """Character -> cell width, worked out once per character."""
+
+    def __missing__(self, ch: str) -> int:
+        width = self[ch] = cell_width(ch)
+        return width
+
+
+_WIDTHS = _Widths()
+_SPACES = re.compile(r"\s+")
+_NARROW_RUN = re.compile(r"[\x21-\x7e]+")  # printable ASCII but the space: one cell each
+
+
 def _tokens(text: str, start: int, end: int, pre: list[int]) -> list[tuple[int, int, str]]:
     """(start, end, kind) with kind "space", "wide" (one CJK char or mark) or "word".
 
     ``pre[i]`` is the width in cells of ``text[:i]``.
     """
     out: list[tuple[int, int, str]] = []
+    spaces, narrow = _SPACES.match, _NARROW_RUN.match
     i = start
     while i < end:
         ch = text[i]
         if ch.isspace():
-            j = i
-            while j < end and text[j].isspace():
-                j += 1
+            j = spaces(text, i, end).end()
             out.append((i, j, "space"))
         elif pre[i + 1] - pre[i] == 2:
             j = i + 1
             out.append((i, j, "wide"))
         else:
-            j = i
+            m = narrow(text, i, end)  # most of a word at once; the loop checks the rest
+            j = m.end() if m else i
             while j < end and not text[j].isspace() and pre[j + 1] - pre[j] == 1:
                 j += 1
             out.append((i, j, "word"))
@@ -47,12 +62,9 @@ def _tokens(text: str, start: int, end: int, pre: list[int]) -> list[tuple[int, 
 
 def _prefix_widths(text: str) -> list[int]:
     """``out[i]``: the width in cells of ``text[:i]``."""
-    out = [0] * (len(text) + 1)
-    total = 0
-    for i, ch in enumerate(text):
-        total += cell_width(ch)
-        out[i + 1] = total
-    return out
+    if text.isascii():
+        return list(range(len(text) + 1))
+    return list(accumulate(map(_WIDTHS.__getitem__, text), initial=0))
 
 
 def _last_solid_end(line: list[tuple[int, int, str]], stop: int) -> int | None:

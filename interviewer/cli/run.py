@@ -68,7 +68,7 @@ def launch(settings: Settings, *, explicit: bool, tags: Sequence[str] = (),
                                shuffle=bool(settings.shuffle), time_limit=settings.time_limit,
                                total_limit=total_time, followups=settings.llm.enabled)
         plan = make_plan(bank, choices)
-    grader = factory.deferred_grader(settings)  # a model that cannot work is refused first
+    grader = factory.tui_grader(settings)  # a model that cannot work is refused first
     need_terminal()
     from interviewer.tui.app import make_app  # textual is imported only here
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from textual.content import Content
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
 from textual.widgets import Static
@@ -105,28 +106,57 @@ class WrappedText(Static):
         wrapped = self._lines(self._wrap_width or self.content_size.width)
         return self.visual if wrapped is None else wrapped.content
 
-    def render_line(self, y: int) -> Strip:
+    def _drawn_lines(self) -> tuple[Wrapped, dict[int, Strip]] | None:
+        """The lines and the strips drawn of them so far, when lines can be drawn one by one
+        (None: the whole render is needed); strips of an older content, width, style or a
+        refresh are dropped."""
         width = self.size.width
         wrapped = self._lines(self._wrap_width or self.content_size.width)
         if (wrapped is None or width <= 0 or not wrapped.fits or self.text_selection is not None
                 or not self._plain_rules() or self.styles.content_align != ("left", "top")):
-            if self._whole_stale:  # the whole render is older than the lines drawn since
-                self._whole_stale = False
-                self._dirty_regions.add(self.size.region)
-            return super().render_line(y)
+            return None
         style = self.visual_style
         drawn_for, drawn_width, drawn_style = self._strips_for
         if self._dirty_regions or drawn_for is not wrapped or drawn_width != width \
                 or drawn_style != style:  # refreshed, or other lines: draw afresh
             self._dirty_regions.clear()
             self._strips, self._strips_for, self._whole_stale = {}, (wrapped, width, style), True
-        strip = self._strips.get(y)
+        return wrapped, self._strips
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in ``crop`` not drawn yet in one call, then let Textual ask for
+        them line by line: one call per frame instead of one per line."""
+        drawn = self._drawn_lines()
+        if drawn is not None:
+            wrapped, strips = drawn
+            top = self.styles.gutter.top
+            wanted = [y for y in range(max(0, crop.y - top),
+                                       min(len(wrapped.lines), crop.bottom - top))
+                      if y not in strips]
+            if len(wanted) > 1:
+                first, last = wanted[0], wanted[-1] + 1
+                block = Visual.to_strips(self, Content("\n").join(wrapped.lines[first:last]),
+                                         self.size.width, None, self.visual_style)
+                if len(block) == last - first:  # one strip per line, as line by line
+                    strips.update(zip(range(first, last), block))
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        drawn = self._drawn_lines()
+        if drawn is None:
+            if self._whole_stale:  # the whole render is older than the lines drawn since
+                self._whole_stale = False
+                self._dirty_regions.add(self.size.region)
+            return super().render_line(y)
+        wrapped, strips = drawn
+        strip = strips.get(y)
         if strip is None:
+            width, style = self.size.width, self.visual_style
             if y >= len(wrapped.lines):
                 strip = Strip.blank(width, style.rich_style)
             else:  # the very call the whole render makes, for this line alone
                 strip = Visual.to_strips(self, wrapped.lines[y], width, None, style)[0]
-            self._strips[y] = strip
+            strips[y] = strip
         return strip
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
 
 EDGES = ("interviewer.tui", "interviewer.cli")
@@ -58,11 +60,12 @@ def test_import_linter_contract_holds() -> None:
     assert "1 kept, 0 broken" in proc.stdout
 
 
-def test_building_the_app_imports_no_model_code_nor_numpy() -> None:
+@pytest.mark.parametrize("make", ["deferred_grader", "tui_grader"])
+def test_building_the_app_imports_no_model_code_nor_numpy(make: str) -> None:
     """Model code and numpy (0.12 s) load in a worker, after the first frame."""
     code = (
         "import sys\n"
-        "from interviewer.factory import deferred_grader\n"
+        f"from interviewer.factory import {make} as deferred_grader\n"
         "from interviewer.config import discover_settings\n"
         "from interviewer.content.bank import load_bank\n"
         "from interviewer.tui.app import make_app\n"

@@ -39,3 +39,12 @@ def test_a_full_stop_at_the_edge_takes_the_character_before_with_it() -> None:
 
 def test_english_words_stay_whole_and_newlines_are_kept() -> None:
     assert lines("hello world again\n第二段", 11) == ["hello world", "again", "第二段"]
+
+
+@pytest.mark.parametrize("text", ["plain ascii, with\ttabs\nand lines", TEXT,
+                                  "全角　空格\u00a0nbsp\x1fsep ＡＢＣ half ｶﾅ é\u0301 🙂"])
+def test_prefix_widths_are_the_sum_of_each_character_s_width(text) -> None:
+    from interviewer.linebreak import _prefix_widths
+
+    assert _prefix_widths(text) == [sum(cell_width(c) for c in text[:i])
+                                    for i in range(len(text) + 1)]
