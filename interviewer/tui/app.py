@@ -10,13 +10,11 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Iterable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -46,6 +44,7 @@ from interviewer.tui.messages import (
 )
 from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
+from interviewer.tui.palette import PaletteCommands
 from interviewer.tui.screen_requests import ScreenRequests
 from interviewer.tui.screens.confirm import ConfirmScreen
 from interviewer.tui.screens.interview import InterviewScreen
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
 GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
 
 
-class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
+class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "interviewer"
     BINDINGS = [
@@ -368,22 +367,6 @@ class InterviewApp(FollowUpFlow, ScreenRequests, App[int]):
 
         self.push_screen(ConfirmScreen("Quit the interview? Your draft is saved either way."),
                          decide)
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        from interviewer.tui.screens.summary import SummaryScreen
-
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Help", "Keys and what they do", self.action_help)
-        yield SystemCommand("History", "Past sessions and scores over time", self.action_history)
-        if isinstance(screen, InterviewScreen) and screen.mode == "question":
-            yield SystemCommand("Submit answer", "Grade the answer now", screen.action_submit)
-            yield SystemCommand("Pause / resume", "Stop or restart the clock", screen.action_pause)
-            yield SystemCommand("Skip question", "Move on without grading", screen.action_skip)
-        if isinstance(screen, SummaryScreen):
-            yield SystemCommand("Export report", "Write HTML and Markdown reports",
-                                partial(self._export_to, screen))
-        if self.interview is not None:
-            yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)
 
 
 def make_app(*, banks: list[Bank], grader: AnswerGrader, settings: Settings,
