@@ -173,3 +173,12 @@ def stored_session(home, answers: tuple[str, ...] = ("混合精度训练（FP16/
     store.close()
     first = interview.attempts[0]
     return recorder.session_id, first.question.text, first.grade
+
+
+def alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for its parent to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from helpers import poll, tmux
+from helpers import alive, poll, tmux
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
@@ -21,12 +21,6 @@ pytestmark = [pytest.mark.integration,
 CHILD_MODULE = "interviewer.grading.child"
 
 
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def grading_children(parent: int) -> list[int]:

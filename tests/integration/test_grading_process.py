@@ -11,12 +11,11 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
-from helpers import poll
+from helpers import alive, poll
 
 ANSWERS = [
     "KV cache 保存每层的 key 和 value，解码时不再重复计算前面 token 的注意力。",
@@ -29,13 +28,6 @@ ANSWERS = [
 ]
 
 
-def alive(pid: int) -> bool:
-    """Running, and not a zombie waiting for its parent to reap it."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def grade_json(grade) -> str:
