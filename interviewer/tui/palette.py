@@ -13,7 +13,8 @@ from interviewer.tui.screens.interview import InterviewScreen
 
 class PaletteCommands:
     """Mixed into the app: help and history always; submit, pause and skip while a question
-    is open; export on the summary; a new interview once one has started."""
+    is open; export on the summary; a new interview once one has started, unless an answer
+    is being graded."""
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from interviewer.tui.screens.summary import SummaryScreen
@@ -28,5 +29,7 @@ class PaletteCommands:
         if isinstance(screen, SummaryScreen):
             yield SystemCommand("Export report", "Write HTML and Markdown reports",
                                 partial(self._export_to, screen))
-        if self.interview is not None:
+        grading = isinstance(screen, InterviewScreen) and screen.waiting
+        if self.interview is not None and not grading:
+            # not while a grade is on its way: it belongs to the interview this would close
             yield SystemCommand("New interview", "Back to the setup screen", self.new_interview)

@@ -278,6 +278,23 @@ async def test_command_palette_offers_the_main_actions(settings) -> None:
         assert {"Submit answer", "Pause / resume", "Skip question", "Help"} <= set(titles)
 
 
+async def test_a_new_interview_is_not_offered_while_an_answer_is_being_graded(settings) -> None:
+    # starting one then closed the interview the grade was on its way to, and its arrival
+    # failed an assertion
+    embedder = GatedEmbedder()
+    app = build(settings, embedder=embedder)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(app))
+        await type_answer(pilot, "混合精度训练。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.waiting)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "New interview" not in titles and "Help" in titles
+        embedder.release()
+        await wait_for(pilot, lambda: feedback(app))
+        assert "New interview" in [c.title for c in app.get_system_commands(app.screen)]
+
+
 async def test_fits_in_80_by_24(settings) -> None:
     app = build(settings)
     async with app.run_test(size=(80, 24)) as pilot:
