@@ -38,6 +38,7 @@ from interviewer.tui.messages import (
     FollowUpStarted,
     Graded,
     GradingFailed,
+    GradingStarted,
     ModelFailed,
     ModelReady,
     QuestionAsked,
@@ -205,8 +206,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         if self._pending is not None:
             index, text, submitted = self._pending
             self._pending = None
-            self._gc.hold()
-            self.grade_answer(index, text, submitted)
+            self._start_grade(index, text, submitted)
 
     def on_model_failed(self, message: ModelFailed) -> None:
         self.model_status = "failed"
@@ -237,10 +237,15 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self._check_saving(self.controller.save_draft(index, text))
         submitted = time.perf_counter()
         if self.model_status == "ready":
-            self._gc.hold()
-            self.grade_answer(index, text, submitted)
+            self._start_grade(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
+
+    def _start_grade(self, index: int, text: str, submitted: float) -> None:
+        self._gc.hold()
+        self.grade_answer(index, text, submitted)
+        # the feedback panel is laid out while the grade is computed, not after it
+        self._tell(GradingStarted(index))
 
     @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_answer(self, index: int, text: str, submitted: float) -> None:

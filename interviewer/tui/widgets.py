@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from interviewer.linebreak import line_ranges
 from interviewer.sessions.timer import format_clock
@@ -44,6 +44,33 @@ class CountdownLabel(Static):
         self.update(text)
         self.set_class(remaining is not None and CRITICAL_AT < remaining <= WARN_AT, "warning")
         self.set_class(remaining is not None and remaining <= CRITICAL_AT, "critical")
+
+
+class KeyBar(Footer):
+    """The footer's key bar, rebuilt only when the keys it shows change.
+
+    Textual's Footer removes and mounts all its keys at every change of focus or bindings,
+    30-40 ms of the UI thread each time; moving the focus between widgets that show the same
+    keys changes nothing on screen.
+    """
+
+    _shown: tuple | None = None  # the keys the bar was built with
+
+    def _keys(self) -> tuple:
+        active = self.screen.active_bindings
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        shown = tuple((binding.key, binding.action, binding.description, enabled, tooltip)
+                      for _, binding, enabled, tooltip in active.values() if binding.show)
+        return (shown, palette is not None and palette[2], self.show_command_palette)
+
+    def compose(self):
+        self._shown = self._keys() if self._bindings_ready else None
+        yield from super().compose()
+
+    async def recompose(self) -> None:
+        if self._shown is not None and self.is_attached and self._keys() == self._shown:
+            return
+        await super().recompose()
 
 
 def score_bar(score: float, width: int = 20) -> str:

@@ -196,3 +196,79 @@ async def test_a_grade_that_arrives_under_the_help_screen_is_shown_when_it_close
         await wait_for(pilot, lambda: app.interview.attempts[0].grade is not None, timeout=30)
         await pilot.press("escape")
         await wait_for(pilot, lambda: feedback(app))  # not left waiting for a grade it has
+
+
+class AnswerGate(BigramEmbedder):
+    """A loaded model that holds (or fails) the grade of any answer containing ``marker``."""
+
+    def __init__(self, marker: str, fail: bool = False) -> None:
+        super().__init__()
+        import threading
+
+        self.marker, self.fail, self.gate = marker, fail, threading.Event()
+
+    def embed(self, texts):
+        if any(self.marker in t for t in texts):
+            if self.fail:
+                raise RuntimeError("the model stopped")
+            self.gate.wait(timeout=30)
+        return super().embed(texts)
+
+
+async def test_the_feedback_panel_is_laid_out_while_the_answer_is_graded(settings) -> None:
+    """At the submit the feedback panel comes up saying it is grading, with the answer and the
+    keys of the feedback; those keys do nothing until the grade is in, and the key bar is not
+    built again when it arrives."""
+    from helpers import asking, type_answer
+    from textual.widgets import ContentSwitcher
+    from textual.widgets._footer import FooterKey
+
+    embedder = AnswerGate("门")
+    app = build(settings, embedder=embedder)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: asking(app) and app.model_status == "ready")
+        screen = app.screen
+        await type_answer(pilot, "门：混合精度训练。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.query_one(ContentSwitcher).current
+                       == "feedback-panel")
+        for _ in range(5):
+            await pilot.pause()
+        assert asking(app, 0) and screen.waiting  # not graded: quitting still asks first
+        assert "Grading" in str(screen.query_one("#score", Static).content)
+        assert str(screen.query_one("#answer-text", Static).content) == "门：混合精度训练。"
+        assert screen.focused is screen.query_one("#points")
+        keys = list(screen.query(FooterKey))
+        assert {k.description for k in keys} >= {"Next", "Numbers", "Retake"}
+        assert "Submit" not in {k.description for k in keys}
+        await pilot.press("n", "s", "r", "enter")  # nothing to go on from yet
+        assert asking(app, 0) and len(app.interview.attempts) == 2
+        embedder.gate.set()
+        await wait_for(pilot, lambda: feedback(app), timeout=30)
+        for _ in range(5):
+            await pilot.pause()
+        assert str(screen.query_one("#score", Static).content).startswith("Score")
+        assert not screen.feedback.numbers and screen.index == 0
+        assert list(screen.query(FooterKey)) == keys  # the same key bar, not rebuilt
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app, 1))
+
+
+async def test_a_failed_grade_puts_the_answer_back_to_be_edited(settings) -> None:
+    from helpers import asking, type_answer
+    from textual.widgets import ContentSwitcher
+
+    app = build(settings, embedder=AnswerGate("坏", fail=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: asking(app) and app.model_status == "ready")
+        screen = app.screen
+        await type_answer(pilot, "坏的回答")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not screen.waiting)
+        await pilot.pause()
+        answer = screen.query_one(TextArea)
+        assert asking(app, 0) and screen.query_one(ContentSwitcher).current == "question-panel"
+        assert not answer.read_only and screen.focused is answer
+        assert {k.description for k in screen.query("FooterKey")} >= {"Submit", "Skip"}
+        await type_answer(pilot, "，再写一句")
+        assert app.interview.attempts[0].answer == "坏的回答，再写一句"

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, TextArea
+from textual.widgets import ContentSwitcher, Header, TextArea
 
 from interviewer.tui.messages import (
     DraftSaved,
@@ -26,11 +26,13 @@ from interviewer.tui.messages import (
     FollowUpStarted,
     Graded,
     GradingFailed,
+    GradingStarted,
     QuestionAsked,
 )
 from interviewer.tui.screens.feedback_panel import FeedbackPanel
 from interviewer.tui.screens.followup_panel import FollowUpPanel
 from interviewer.tui.screens.question_panel import QuestionPanel
+from interviewer.tui.widgets import KeyBar
 
 if TYPE_CHECKING:
     from interviewer.sessions.controller import InterviewController
@@ -61,7 +63,10 @@ class InterviewScreen(Screen):
         Binding("r", "retry", "Retake"),
     ]
 
-    mode: reactive[str] = reactive("question", init=False)  # question | followup | feedback
+    # question | followup | feedback: what the user is doing. The panel on top (``shown``)
+    # differs while an answer is graded: the feedback panel, saying so, is laid out then.
+    # Neither repaints the screen by itself.
+    mode: var[str] = var("question", init=False)
 
     def __init__(self, controller: InterviewController, index: int,
                  feedback: bool = False) -> None:
@@ -70,6 +75,7 @@ class InterviewScreen(Screen):
         self.controller = controller
         self.opens_on_feedback = feedback
         self.index = index
+        self.shown = "question"  # the panel on top; the keys offered are its keys
         self.question = QuestionPanel(controller, id="question-panel")
         self.followup = FollowUpPanel(controller, id="followup-panel")
         self.feedback = FeedbackPanel(controller, id="feedback-panel")
@@ -94,7 +100,7 @@ class InterviewScreen(Screen):
             yield self.question
             yield self.followup
             yield self.feedback
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.watch(self.app, "model_status", self.question.show_model_status)
@@ -112,7 +118,16 @@ class InterviewScreen(Screen):
     def _show(self, mode: str, index: int) -> None:
         self.index = index
         self.mode = mode
-        self.query_one(ContentSwitcher).current = f"{mode}-panel"
+        self._reveal(mode)
+
+    def _reveal(self, panel: str) -> None:
+        """Put ``panel`` on top. The key bar is rebuilt only when the panel on top changes."""
+        switcher = self.query_one(ContentSwitcher)
+        if panel == self.shown and switcher.current == f"{panel}-panel":
+            return
+        self.shown = panel
+        switcher.current = f"{panel}-panel"
+        self.refresh_bindings()
 
     def _ask(self, index: int) -> None:
         self._show("question", index)
@@ -126,6 +141,13 @@ class InterviewScreen(Screen):
 
     def on_question_asked(self, message: QuestionAsked) -> None:
         self._ask(message.index)
+
+    def on_grading_started(self, message: GradingStarted) -> None:
+        """The answer is being graded: its feedback panel, saying so, goes on top now and
+        takes the keys, so that the grade only fills in widgets already laid out."""
+        if self.mode == "question" and message.index == self.index:
+            self.feedback.grading(message.index)
+            self._reveal("feedback")
 
     def on_graded(self, message: Graded) -> None:
         self._show_feedback(message.index)
@@ -143,22 +165,27 @@ class InterviewScreen(Screen):
     def on_draft_saved(self, message: DraftSaved) -> None:
         self.question.draft_saved(message.index)
 
-    def on_grading_failed(self, _: GradingFailed) -> None:
+    def on_grading_failed(self, message: GradingFailed) -> None:
+        if self.mode != "question" or message.index != self.index:
+            return
+        self._reveal("question")
         self.question.type_again()
 
     # ------------------------------------------------------------ keys
 
-    def watch_mode(self) -> None:
-        self.refresh_bindings()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.mode == "followup":
+        """The keys of the panel on top. The feedback's keys do nothing until its grade is in
+        (:meth:`_graded`), as the question's did while it waited."""
+        if self.shown == "followup":
             return action in FOLLOWUP_ACTIONS or action not in QUESTION_ACTIONS | FEEDBACK_ACTIONS
         if action in QUESTION_ACTIONS:
-            return self.mode == "question"
+            return self.shown == "question"
         if action in FEEDBACK_ACTIONS:
-            return self.mode == "feedback"
+            return self.shown == "feedback"
         return True
+
+    def _graded(self) -> bool:
+        return self.mode == "feedback"
 
     def action_submit(self) -> None:
         # Ctrl+S is a priority binding, handled before keys still queued for the answer box
@@ -176,13 +203,16 @@ class InterviewScreen(Screen):
             self.question.query_one(TextArea).call_later(self.question.skip)
 
     def action_next(self) -> None:
-        self.feedback.next()
+        if self._graded():
+            self.feedback.next()
 
     def action_toggle_numbers(self) -> None:
-        self.feedback.toggle_numbers()
+        if self._graded():
+            self.feedback.toggle_numbers()
 
     def action_retry(self) -> None:
-        self.feedback.retake()
+        if self._graded():
+            self.feedback.retake()
 
     # ------------------------------------------------------------ clock and drafts
 
