@@ -45,6 +45,7 @@ from interviewer.tui.messages import (
 )
 from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
+from interviewer.tui.grading_thread import GradingThread
 from interviewer.tui.palette import PaletteCommands
 from interviewer.tui.screen_requests import ScreenRequests
 from interviewer.tui.screens.confirm import ConfirmScreen
@@ -90,6 +91,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
+        self._grading = GradingThread()  # grades answers as they are submitted
 
     @property
     def interview(self) -> Interview | None:
@@ -243,12 +245,12 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
 
     def _start_grade(self, index: int, text: str, submitted: float) -> None:
         self._gc.hold()
-        self.grade_answer(index, text, submitted)
+        self._grading.run(lambda: self.grade_answer(index, text, submitted))
         # the feedback panel is laid out while the grade is computed, not after it
         self._tell(GradingStarted(index))
 
-    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
     def grade_answer(self, index: int, text: str, submitted: float) -> None:
+        """In the grading thread: the grade, or why there is none, comes back as a message."""
         start = time.perf_counter()
         try:
             grade = self.controller.grade(self.grader, index, text)
@@ -279,6 +281,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self.set_timer(GC_RELEASE_DELAY, self._gc.release)
 
     def on_unmount(self) -> None:
+        self._grading.close()
         self._gc.release()
 
     def on_grading_failed(self, message: GradingFailed) -> None:
