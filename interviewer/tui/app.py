@@ -38,7 +38,6 @@ from interviewer.tui.messages import (
     FollowUpStarted,
     Graded,
     GradingFailed,
-    GradingStarted,
     ModelFailed,
     ModelReady,
     QuestionAsked,
@@ -246,8 +245,6 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
     def _start_grade(self, index: int, text: str, submitted: float) -> None:
         self._gc.hold()
         self._grading.run(lambda: self.grade_answer(index, text, submitted))
-        # the feedback panel is laid out while the grade is computed, not after it
-        self._tell(GradingStarted(index))
 
     def grade_answer(self, index: int, text: str, submitted: float) -> None:
         """In the grading thread: the grade, or why there is none, comes back as a message."""

@@ -73,14 +73,6 @@ class QuestionAsked(Message, bubble=False):
         self.index = index
 
 
-class GradingStarted(Message, bubble=False):
-    """The grade of attempt ``index`` is being computed: its feedback can be laid out."""
-
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
-
-
 class Graded(Message, bubble=False):
     """Attempt ``index`` has all the grading it will get: its feedback is due."""
 

@@ -76,6 +76,16 @@ class KeyBar(Footer):
         self._shown = self._keys() if self._bindings_ready else None
         yield from super().compose()
 
+    def bindings_changed(self, screen) -> None:
+        """Relabel at once, so the new keys are drawn in the frame that shows the change;
+        otherwise Footer's rebuild after that frame."""
+        if (self._shown is not None and self.is_attached and screen is self.screen
+                and screen.app.app_focus):
+            keys = self._keys()
+            if keys == self._shown or self._relabel(keys):
+                return
+        super().bindings_changed(screen)
+
     async def recompose(self) -> None:
         if self._shown is not None and self.is_attached:
             keys = self._keys()

@@ -12,8 +12,6 @@ from textual.widgets import Static
 from interviewer.tui.feedback_view import MARKS, highlighted_answer, points_view, retake_line
 from interviewer.tui.widgets import WrappedText, score_bar
 
-GRADING = "Grading your answer…"
-
 
 class FeedbackPanel(Vertical):
     DEFAULT_CSS = """
@@ -70,7 +68,6 @@ class FeedbackPanel(Vertical):
         self.controller = controller
         self.index = 0  # the attempt shown
         self.numbers = False  # each point's confidence and sources shown
-        self._previous: tuple[int, object] | None = None  # (attempt, the grade before it)
 
     @property
     def attempt(self):
@@ -86,30 +83,6 @@ class FeedbackPanel(Vertical):
             yield WrappedText("", id="answer-text")
         with VerticalScroll(id="points"):
             yield WrappedText("", id="points-text")
-
-    def grading(self, index: int) -> None:
-        """Attempt ``index`` while it is graded: its question and answer, the rest to come.
-        Shown at the submit, so that the layout is done while the grade is computed and the
-        grade only fills in widgets already in place; the list of points takes the keys."""
-        self.index = index
-        attempt = self.attempt
-        self.query_one("#feedback-question", Static).update(attempt.question.text)
-        self.query_one("#score", Static).update(GRADING)
-        self.query_one("#counts", Static).update("")
-        self.query_one("#answer-text", Static).update(attempt.answer)
-        diff_line = self.query_one("#retake-diff", Static)
-        diff_line.display = self._previous_grade(index) is not None
-        diff_line.update("Since your last attempt: …")
-        self.query_one("#points-text", Static).update("")
-        points = self.query_one("#points", VerticalScroll)
-        points.scroll_home(animate=False)
-        points.focus()
-
-    def _previous_grade(self, index: int):
-        """The grade before attempt ``index`` (looked up once per attempt: at the submit)."""
-        if self._previous is None or self._previous[0] != index:
-            self._previous = (index, self.controller.previous_grade(index))
-        return self._previous[1]
 
     def show(self, index: int) -> None:
         """The feedback on graded attempt ``index``; the list of points takes the keys."""
@@ -132,7 +105,7 @@ class FeedbackPanel(Vertical):
             + (f"\n{grade.note}" if grade.note else ""))
         self.query_one("#answer-text", Static).update(highlighted_answer(grade))
         diff_line = self.query_one("#retake-diff", Static)
-        previous = self._previous_grade(index)
+        previous = self.controller.previous_grade(index)
         diff_line.display = previous is not None
         if previous is not None:
             from interviewer.practice.drill import retake_diff  # not needed for the first frame

@@ -26,7 +26,6 @@ from interviewer.tui.messages import (
     FollowUpStarted,
     Graded,
     GradingFailed,
-    GradingStarted,
     QuestionAsked,
 )
 from interviewer.tui.screens.feedback_panel import FeedbackPanel
@@ -63,9 +62,8 @@ class InterviewScreen(Screen):
         Binding("r", "retry", "Retake"),
     ]
 
-    # question | followup | feedback: what the user is doing. The panel on top (``shown``)
-    # differs while an answer is graded: the feedback panel, saying so, is laid out then.
-    # Neither repaints the screen by itself.
+    # question | followup | feedback: the panel on top. A var: setting it does not repaint
+    # the whole screen, and the key bar is told only when it changes (_show).
     mode: var[str] = var("question", init=False)
 
     def __init__(self, controller: InterviewController, index: int,
@@ -75,7 +73,6 @@ class InterviewScreen(Screen):
         self.controller = controller
         self.opens_on_feedback = feedback
         self.index = index
-        self.shown = "question"  # the panel on top; the keys offered are its keys
         self.question = QuestionPanel(controller, id="question-panel")
         self.followup = FollowUpPanel(controller, id="followup-panel")
         self.feedback = FeedbackPanel(controller, id="feedback-panel")
@@ -117,17 +114,11 @@ class InterviewScreen(Screen):
 
     def _show(self, mode: str, index: int) -> None:
         self.index = index
+        changed = mode != self.mode
         self.mode = mode
-        self._reveal(mode)
-
-    def _reveal(self, panel: str) -> None:
-        """Put ``panel`` on top. The key bar is rebuilt only when the panel on top changes."""
-        switcher = self.query_one(ContentSwitcher)
-        if panel == self.shown and switcher.current == f"{panel}-panel":
-            return
-        self.shown = panel
-        switcher.current = f"{panel}-panel"
-        self.refresh_bindings()
+        self.query_one(ContentSwitcher).current = f"{mode}-panel"
+        if changed:
+            self.refresh_bindings()
 
     def _ask(self, index: int) -> None:
         self._show("question", index)
@@ -141,13 +132,6 @@ class InterviewScreen(Screen):
 
     def on_question_asked(self, message: QuestionAsked) -> None:
         self._ask(message.index)
-
-    def on_grading_started(self, message: GradingStarted) -> None:
-        """The answer is being graded: its feedback panel, saying so, goes on top now and
-        takes the keys, so that the grade only fills in widgets already laid out."""
-        if self.mode == "question" and message.index == self.index:
-            self.feedback.grading(message.index)
-            self._reveal("feedback")
 
     def on_graded(self, message: Graded) -> None:
         self._show_feedback(message.index)
@@ -165,27 +149,19 @@ class InterviewScreen(Screen):
     def on_draft_saved(self, message: DraftSaved) -> None:
         self.question.draft_saved(message.index)
 
-    def on_grading_failed(self, message: GradingFailed) -> None:
-        if self.mode != "question" or message.index != self.index:
-            return
-        self._reveal("question")
+    def on_grading_failed(self, _: GradingFailed) -> None:
         self.question.type_again()
 
     # ------------------------------------------------------------ keys
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The keys of the panel on top. The feedback's keys do nothing until its grade is in
-        (:meth:`_graded`), as the question's did while it waited."""
-        if self.shown == "followup":
+        if self.mode == "followup":
             return action in FOLLOWUP_ACTIONS or action not in QUESTION_ACTIONS | FEEDBACK_ACTIONS
         if action in QUESTION_ACTIONS:
-            return self.shown == "question"
+            return self.mode == "question"
         if action in FEEDBACK_ACTIONS:
-            return self.shown == "feedback"
+            return self.mode == "feedback"
         return True
-
-    def _graded(self) -> bool:
-        return self.mode == "feedback"
 
     def action_submit(self) -> None:
         # Ctrl+S is a priority binding, handled before keys still queued for the answer box
@@ -203,16 +179,13 @@ class InterviewScreen(Screen):
             self.question.query_one(TextArea).call_later(self.question.skip)
 
     def action_next(self) -> None:
-        if self._graded():
-            self.feedback.next()
+        self.feedback.next()
 
     def action_toggle_numbers(self) -> None:
-        if self._graded():
-            self.feedback.toggle_numbers()
+        self.feedback.toggle_numbers()
 
     def action_retry(self) -> None:
-        if self._graded():
-            self.feedback.retake()
+        self.feedback.retake()
 
     # ------------------------------------------------------------ clock and drafts
 
