@@ -44,6 +44,7 @@ from interviewer.tui.messages import (
 )
 from interviewer.tui.followup_flow import FollowUpFlow
 from interviewer.tui.gc_hold import CollectionHold
+from interviewer.tui.grading_thread import GradingThread
 from interviewer.tui.palette import PaletteCommands
 from interviewer.tui.screen_requests import ScreenRequests
 from interviewer.tui.screens.confirm import ConfirmScreen
@@ -89,6 +90,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
+        self._grading = GradingThread()  # grades answers as they are submitted
 
     @property
     def interview(self) -> Interview | None:
@@ -205,8 +207,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         if self._pending is not None:
             index, text, submitted = self._pending
             self._pending = None
-            self._gc.hold()
-            self.grade_answer(index, text, submitted)
+            self._start_grade(index, text, submitted)
 
     def on_model_failed(self, message: ModelFailed) -> None:
         self.model_status = "failed"
@@ -237,13 +238,16 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self._check_saving(self.controller.save_draft(index, text))
         submitted = time.perf_counter()
         if self.model_status == "ready":
-            self._gc.hold()
-            self.grade_answer(index, text, submitted)
+            self._start_grade(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
 
-    @work(thread=True, exclusive=True, group="grade", exit_on_error=False)
+    def _start_grade(self, index: int, text: str, submitted: float) -> None:
+        self._gc.hold()
+        self._grading.run(lambda: self.grade_answer(index, text, submitted))
+
     def grade_answer(self, index: int, text: str, submitted: float) -> None:
+        """In the grading thread: the grade, or why there is none, comes back as a message."""
         start = time.perf_counter()
         try:
             grade = self.controller.grade(self.grader, index, text)
@@ -274,6 +278,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self.set_timer(GC_RELEASE_DELAY, self._gc.release)
 
     def on_unmount(self) -> None:
+        self._grading.close()
         self._gc.release()
 
     def on_grading_failed(self, message: GradingFailed) -> None:

@@ -8,7 +8,8 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
-from textual.widgets import Static
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 from interviewer.linebreak import line_ranges
 from interviewer.sessions.timer import format_clock
@@ -44,6 +45,73 @@ class CountdownLabel(Static):
         self.update(text)
         self.set_class(remaining is not None and CRITICAL_AT < remaining <= WARN_AT, "warning")
         self.set_class(remaining is not None and remaining <= CRITICAL_AT, "critical")
+
+
+class KeyBar(Footer):
+    """The footer's key bar, rebuilt only when the keys it shows change, and then relabelled
+    in place when it shows as many keys as before.
+
+    Textual's Footer removes and mounts all its keys at every change of focus or bindings,
+    25-45 ms of the UI thread each time (each new key restyles itself twice as it mounts);
+    moving the focus between widgets that show the same keys changes nothing on screen, and
+    the question's three keys become the feedback's three by a change of their labels.
+    """
+
+    _shown: tuple | None = None  # the keys the bar shows
+
+    def _keys(self) -> tuple:
+        """What compose would show: per action its first binding (no groups in this app),
+        the palette's key and whether it is shown."""
+        active = self.screen.active_bindings
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        first: dict[str, tuple] = {}
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                first.setdefault(binding.action, (binding, enabled, tooltip))
+        entries = tuple((b.key, b.action, b.description, enabled, tooltip, b.group is None)
+                        for b, enabled, tooltip in first.values())
+        return entries, palette is not None and palette[2], self.show_command_palette
+
+    def compose(self):
+        self._shown = self._keys() if self._bindings_ready else None
+        yield from super().compose()
+
+    def bindings_changed(self, screen) -> None:
+        """Relabel at once, so the new keys are drawn in the frame that shows the change;
+        otherwise Footer's rebuild after that frame."""
+        if (self._shown is not None and self.is_attached and screen is self.screen
+                and screen.app.app_focus):
+            keys = self._keys()
+            if keys == self._shown or self._relabel(keys):
+                return
+        super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        if self._shown is not None and self.is_attached:
+            keys = self._keys()
+            if keys == self._shown or self._relabel(keys):
+                return
+        await super().recompose()
+
+    def _relabel(self, keys: tuple) -> bool:
+        """Show ``keys`` on the keys already mounted, when they are as many (False: no)."""
+        entries, *rest = keys
+        old_entries, *old_rest = self._shown
+        widgets = [w for w in self.children
+                   if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
+        if (rest != old_rest or len(entries) != len(old_entries) or len(widgets) != len(entries)
+                or not all(entry[-1] for entry in entries)):
+            return False
+        bindings = {b.key: b for _, b, _, _ in self.screen.active_bindings.values()}
+        for widget, (key, action, description, enabled, tooltip, _) in zip(widgets, entries):
+            widget.key, widget.action, widget.description = key, action, description
+            widget.key_display = self.app.get_key_display(bindings[key])
+            widget._disabled = not enabled
+            widget.set_class(not enabled, "-disabled")
+            widget.tooltip = tooltip or None
+            widget.refresh(layout=True)
+        self._shown = keys
+        return True
 
 
 def score_bar(score: float, width: int = 20) -> str:

@@ -3,6 +3,8 @@ user did as a message; and the interview screen follows what the app tells it.""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from fakes import BigramEmbedder
 from helpers import banks, build, feedback, wait_for
@@ -196,3 +198,76 @@ async def test_a_grade_that_arrives_under_the_help_screen_is_shown_when_it_close
         await wait_for(pilot, lambda: app.interview.attempts[0].grade is not None, timeout=30)
         await pilot.press("escape")
         await wait_for(pilot, lambda: feedback(app))  # not left waiting for a grade it has
+
+
+class AnswerGate(BigramEmbedder):
+    """A loaded model that holds (or fails) the grade of any answer containing ``marker``."""
+
+    def __init__(self, marker: str, fail: bool = False) -> None:
+        super().__init__()
+        import threading
+
+        self.marker, self.fail, self.gate = marker, fail, threading.Event()
+
+    def embed(self, texts):
+        if any(self.marker in t for t in texts):
+            if self.fail:
+                raise RuntimeError("the model stopped")
+            self.gate.wait(timeout=30)
+        return super().embed(texts)
+
+
+async def test_the_key_bar_shows_the_feedback_keys_with_the_feedback_without_a_rebuild(
+        settings) -> None:
+    """The question's keys become the feedback's on the keys already mounted, in the frame
+    that shows the feedback; and back again for the next question."""
+    from helpers import asking, type_answer
+    from textual.widgets._footer import FooterKey
+
+    app = build(settings)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: asking(app) and app.model_status == "ready")
+        screen = app.screen
+        for _ in range(3):
+            await pilot.pause()
+        keys = list(screen.query(FooterKey))
+        assert {"Submit", "Skip"} <= {k.description for k in keys}
+        await type_answer(pilot, "门：混合精度训练。")
+        await pilot.press("ctrl+s")
+        for _ in range(30_000):  # not Pilot.pause: it lets a deferred rebuild run first
+            if feedback(app):
+                break
+            await asyncio.sleep(0.001)
+        # relabelled as the feedback was put on screen, not in a later frame
+        assert {"Next", "Numbers", "Retake"} <= {k.description for k in screen.query(FooterKey)}
+        for _ in range(3):
+            await pilot.pause()
+        assert list(screen.query(FooterKey)) == keys  # the same keys, relabelled
+        shown = {k.description for k in keys}
+        assert {"Next", "Numbers", "Retake"} <= shown and "Submit" not in shown
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app, 1))
+        for _ in range(3):
+            await pilot.pause()
+        assert list(screen.query(FooterKey)) == keys
+        assert {"Submit", "Skip"} <= {k.description for k in keys}
+
+
+async def test_a_failed_grade_puts_the_answer_back_to_be_edited(settings) -> None:
+    from helpers import asking, type_answer
+    from textual.widgets import ContentSwitcher
+
+    app = build(settings, embedder=AnswerGate("坏", fail=True))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: asking(app) and app.model_status == "ready")
+        screen = app.screen
+        await type_answer(pilot, "坏的回答")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not screen.waiting)
+        await pilot.pause()
+        answer = screen.query_one(TextArea)
+        assert asking(app, 0) and screen.query_one(ContentSwitcher).current == "question-panel"
+        assert not answer.read_only and screen.focused is answer
+        assert {k.description for k in screen.query("FooterKey")} >= {"Submit", "Skip"}
+        await type_answer(pilot, "，再写一句")
+        assert app.interview.attempts[0].answer == "坏的回答，再写一句"

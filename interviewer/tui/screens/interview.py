@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, TextArea
+from textual.widgets import ContentSwitcher, Header, TextArea
 
 from interviewer.tui.messages import (
     DraftSaved,
@@ -31,6 +31,7 @@ from interviewer.tui.messages import (
 from interviewer.tui.screens.feedback_panel import FeedbackPanel
 from interviewer.tui.screens.followup_panel import FollowUpPanel
 from interviewer.tui.screens.question_panel import QuestionPanel
+from interviewer.tui.widgets import KeyBar
 
 if TYPE_CHECKING:
     from interviewer.sessions.controller import InterviewController
@@ -61,7 +62,9 @@ class InterviewScreen(Screen):
         Binding("r", "retry", "Retake"),
     ]
 
-    mode: reactive[str] = reactive("question", init=False)  # question | followup | feedback
+    # question | followup | feedback: the panel on top. A var: setting it does not repaint
+    # the whole screen, and the key bar is told only when it changes (_show).
+    mode: var[str] = var("question", init=False)
 
     def __init__(self, controller: InterviewController, index: int,
                  feedback: bool = False) -> None:
@@ -94,7 +97,7 @@ class InterviewScreen(Screen):
             yield self.question
             yield self.followup
             yield self.feedback
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.watch(self.app, "model_status", self.question.show_model_status)
@@ -111,8 +114,11 @@ class InterviewScreen(Screen):
 
     def _show(self, mode: str, index: int) -> None:
         self.index = index
+        changed = mode != self.mode
         self.mode = mode
         self.query_one(ContentSwitcher).current = f"{mode}-panel"
+        if changed:
+            self.refresh_bindings()
 
     def _ask(self, index: int) -> None:
         self._show("question", index)
@@ -147,9 +153,6 @@ class InterviewScreen(Screen):
         self.question.type_again()
 
     # ------------------------------------------------------------ keys
-
-    def watch_mode(self) -> None:
-        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.mode == "followup":

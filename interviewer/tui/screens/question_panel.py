@@ -266,7 +266,9 @@ class QuestionPanel(AnswerPanel):
         """Grading failed: the answer can be edited and sent again."""
         self.waiting = False
         self.query_one("#waiting").display = False
-        self.query_one("#answer", TextArea).read_only = False
+        answer = self.query_one("#answer", TextArea)
+        answer.read_only = False
+        answer.focus()
         self.countdown.resume()
         if self.total is not None:
             self.total.resume()
