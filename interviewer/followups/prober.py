@@ -129,7 +129,7 @@ Rules:
 LANGUAGE_NAMES = {"zh": "Chinese (简体中文)", "en": "English"}
 
 
-def _delimit(answer: str) -> str:
+def delimit_answer(answer: str) -> str:
     # the candidate cannot close the data block early
     return answer.replace("<candidate_answer>", "<candidate-answer>").replace(
         "</candidate_answer>", "</candidate-answer>")
@@ -147,7 +147,7 @@ def build_messages(question: QuestionRubric, grade: Grade, language: str) -> lis
     covered = [p for p in question.points if verdict.get(p.id) == "covered"]
     lines.append("Points already covered (for depth questions):")
     lines += [f"- {p.id}: {p.text}" for p in covered] or ["- (none)"]
-    lines += ["", "<candidate_answer>", _delimit(grade.answer), "</candidate_answer>"]
+    lines += ["", "<candidate_answer>", delimit_answer(grade.answer), "</candidate_answer>"]
     system = SYSTEM_PROMPT.format(language_name=LANGUAGE_NAMES.get(language, "English"),
                                   max_chars=MAX_FOLLOWUP_CHARS)
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]

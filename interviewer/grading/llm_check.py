@@ -45,16 +45,13 @@ class Checked:
     notice: str | None = None
 
 
-def _delimit(answer: str) -> str:
-    return answer.replace("<candidate_answer>", "<candidate-answer>").replace(
-        "</candidate_answer>", "</candidate-answer>")
-
-
 def build_messages(question: QuestionRubric, grade: Grade,
                    asked: list[PointResult]) -> list[dict]:
+    from interviewer.followups.prober import delimit_answer
+
     lines = [f"Interview question: {question.question}", "", "Key points (id: point):"]
     lines += [f"- {p.point_id}: {p.text}" for p in asked]
-    lines += ["", "<candidate_answer>", _delimit(grade.answer), "</candidate_answer>"]
+    lines += ["", "<candidate_answer>", delimit_answer(grade.answer), "</candidate_answer>"]
     return [{"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": "\n".join(lines)}]
 
