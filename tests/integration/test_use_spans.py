@@ -130,3 +130,30 @@ def test_the_projection_cache_changes_no_vector(use, slots) -> None:
     use_spans._dequantise(_backend(use), tags, emb)
     np.testing.assert_allclose(cache.rows[used], use_spans._project(_backend(use), emb),
                                rtol=1e-5, atol=1e-5)
+
+
+def test_one_answer_is_encoded_on_one_thread_and_a_batch_on_the_configured_ones(monkeypatch) -> None:
+    """A grade is one answer. Its encoding is small enough that a second BLAS thread buys
+    little on an idle machine and costs most of the grade when another process (the
+    interface drawing) holds a core: the two threads wait for each other. One thread for
+    one answer, whatever is configured, also keeps a grade the same bits in every process."""
+    from threadpoolctl import threadpool_info
+
+    seen: list[int] = []
+    real = use_spans.pooled_vectors
+
+    def recording(backend, items, projections):
+        seen.append(max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"))
+        return real(backend, items, projections)
+
+    monkeypatch.setattr(use_spans, "pooled_vectors", recording)
+    embedder = USEEmbedder(threads=2)
+    embedder.embed_answers([(ANSWER, evidence_spans(ANSWER))])
+    embedder.embed_answers([(ANSWER, evidence_spans(ANSWER)), ("DP then TP.", ["DP then TP."])])
+    assert seen == [1, 2]
+
+
+def test_one_answer_encodes_to_the_same_bits_whatever_the_threads_configured() -> None:
+    one, two = USEEmbedder(threads=1), USEEmbedder(threads=2)
+    items = [(ANSWER * 4, evidence_spans(ANSWER * 4))]
+    assert np.array_equal(one.embed_answers(items)[0], two.embed_answers(items)[0])
