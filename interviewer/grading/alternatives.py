@@ -93,14 +93,17 @@ def _where(text: str, g: int, members: set[int]) -> list[tuple[int, int]]:
             for m in _MEMBER_PATTERNS[g][i].finditer(lowered)]
 
 
+_NOT_WORDY = re.compile(r"[^a-z0-9\s\-'+/]")  # what ends an English phrase around a name
+
+
 def _role(text: str, where: list[tuple[int, int]]) -> set[str]:
     """The words right around a thing's name: what is said of it (four characters, or up to
     three English words when English stands next to the name)."""
     lowered = text.lower()  # positions are those of the lowered text
     out: set[str] = set()
     for lo, hi in where:
-        before = re.split(r"[^a-z0-9\s\-'+/]", lowered[max(0, lo - 24):lo])[-1]
-        after = re.split(r"[^a-z0-9\s\-'+/]", lowered[hi:hi + 24])[0]
+        before = _NOT_WORDY.split(lowered[max(0, lo - 24):lo])[-1]
+        after = _NOT_WORDY.split(lowered[hi:hi + 24])[0]
         if before.strip():
             out |= _units(" ".join([w for w in before.split() if w not in _STOP_EN][-3:]))
         else:

@@ -121,6 +121,9 @@ class Grader:
                 texts += [q.question or question_profile(q), question_profile(q)]
                 texts += [t for p in q.points for t in point_texts(p)]
             self.embedder.embed(texts, persist=True)
+            from interviewer.grading.warm import prepare_rules
+
+            prepare_rules(rubric)
 
     def prefetch(self, answers: list[str]) -> None:
         """Encode the spans of many answers in one call, so grading them hits the cache.

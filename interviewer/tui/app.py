@@ -91,6 +91,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
         self._grading = GradingThread()  # grades answers as they are submitted
+        self._warmed: object = None  # the rubric the grader was last warmed up with
 
     @property
     def interview(self) -> Interview | None:
@@ -144,6 +145,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
             self.notify(warning, severity="warning", markup=False, timeout=8)
         self.sub_title = plan.bank.title
         self._show(InterviewScreen(self.controller, 0))
+        self._warm_rubric()
 
     def offer_resume(self) -> None:
         """Ask whether to go on with an interview a crash or a kill left unfinished."""
@@ -178,6 +180,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
             self.finish()
         else:
             self._show(InterviewScreen(self.controller, self.interview.index))
+            self._warm_rubric()
             self.notify("Resumed: your draft and remaining time are back.", timeout=6)
 
     def _show(self, screen: Screen) -> None:
@@ -190,8 +193,12 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
 
     @work(thread=True, exclusive=True, group="model", exit_on_error=False)
     def load_model(self) -> None:
+        rubric = self.interview.rubric if self.interview is not None else None
         try:
-            self.grader.warm_up()
+            # with the interview's rubric when there is one: "ready" means the first
+            # answer is graded as fast as the others
+            self.grader.warm_up(rubric)
+            self._warmed = rubric
         except InterviewerError as exc:
             self.post_message(ModelFailed(str(exc)))
         except Exception as exc:  # the UI must survive any failure of the model stack
@@ -204,6 +211,7 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
 
     def on_model_ready(self, _: ModelReady) -> None:
         self.model_status = "ready"
+        self._warm_rubric()
         if self._pending is not None:
             index, text, submitted = self._pending
             self._pending = None
@@ -241,6 +249,22 @@ class InterviewApp(FollowUpFlow, ScreenRequests, PaletteCommands, App[int]):
             self._start_grade(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
+
+    def _warm_rubric(self) -> None:
+        """Encode the interview's rubric and prepare its rules before the first answer, in
+        the grading thread (a submit waits behind it, never beside it)."""
+        rubric = self.interview.rubric if self.interview is not None else None
+        if self.model_status != "ready" or rubric is None or rubric is self._warmed:
+            return
+        self._warmed = rubric
+
+        def warm() -> None:
+            try:
+                self.grader.warm_up(rubric)
+            except Exception:  # the first grade does the same work, and reports its failure
+                pass
+
+        self._grading.run(warm)
 
     def _start_grade(self, index: int, text: str, submitted: float) -> None:
         self._gc.hold()

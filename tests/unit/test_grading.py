@@ -21,6 +21,7 @@ from interviewer.grading.features import FEATURES
 from interviewer.factory import build_grader
 from interviewer.grading.grader import MAX_GRADED_CHARS, Grader
 from interviewer.content.rubric import Point, QuestionRubric, Rubric, points_fingerprint
+from interviewer.content.segment import evidence_spans
 
 QUESTION = QuestionRubric(id="q", question="怎么省显存、加速训练？", source_sha256="", points=(
     Point("q.a", "梯度累积减少通信频率", weight=2.0),
@@ -228,3 +229,33 @@ def test_an_unwritable_cache_only_costs_time(tmp_path) -> None:
     blocker.write_text("a file where the cache directory should be")
     g = build_grader(BigramEmbedder(), scorer=SIM_ONLY, cache_dir=blocker).grade(RUBRIC, "q", "梯度累积减少通信频率。")
     assert g.points[0].verdict == "covered"
+
+
+def test_after_warm_up_the_first_grade_encodes_only_the_answer_and_compiles_nothing(monkeypatch) -> None:
+    """The first answer of an interview is graded as fast as the tenth: warming up with the
+    rubric encodes its texts, loads the glossary and prepares the rules' patterns for the
+    rubric's own terms. (A term the rubric does not name is compiled once, when first met.)"""
+    import re._compiler
+
+    import sys
+
+    # as in a fresh process: nothing compiled or cached by the tests before this one
+    re.purge()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("interviewer."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+    inner = BigramEmbedder()
+    grader = Grader(inner, SIM_ONLY)
+    grader.warm_up(RUBRIC)
+    inner.calls.clear()
+    compiled: list[str] = []
+    real = re._compiler.compile
+    monkeypatch.setattr(re._compiler, "compile",
+                        lambda p, flags=0: compiled.append(p) or real(p, flags))
+    answer = "梯度累积不会减少通信频率。混合精度训练用FP16，ZeRO切分优化器状态，显存就省下来了。"
+    grader.grade(RUBRIC, "q", answer)
+    encoded = [t for call in inner.calls for t in call]
+    assert set(encoded) <= {answer, *evidence_spans(answer)}
+    assert compiled == []
