@@ -11,6 +11,12 @@
    against a bare Textual app drawing the same feedback text (one Static in a scroll view,
    at the same terminal size): the floor any Textual screen of that text costs.
 
+A frame counts as drawn when the app hands the rendered screen to the terminal
+(``App._display``, which a headless app also reaches), for both apps and for the launch.
+``call_after_refresh`` is not a measure of it: its callback can run as soon as the screen has
+handled the messages before it, before the widgets' refresh has reached the screen, and did
+so for most feedbacks.
+
 ``--grader``: ``process`` (the default, what ``interviewer run`` uses) grades in a child
 process that keeps the model loaded; ``thread`` grades in a worker thread of the app.
 
@@ -30,6 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A frame is drawn when the app hands the screen's update to the terminal (App._display,
+# which a headless app still calls once the update is rendered). ``call_after_refresh`` is
+# no measure of it: its callback can run before the widgets' refresh reaches the screen.
 BARE = """
 import os, time
 t0 = float(os.environ["BENCH_T0"])
@@ -38,11 +47,12 @@ from textual.widgets import Static
 class Bare(App):
     def compose(self):
         yield Static("hello")
-    def on_mount(self):
-        self.call_after_refresh(self.done)
-    def done(self):
-        print(f"READY {time.time() - t0:.4f}")
-        self.exit()
+    def _display(self, screen, renderable):
+        super()._display(screen, renderable)
+        if renderable is not None and not getattr(self, "done", False):
+            self.done = True
+            print(f"READY {time.time() - t0:.4f}")
+            self.exit()
 Bare().run(headless=True)
 """
 
@@ -52,24 +62,24 @@ t0 = float(os.environ["BENCH_T0"])
 from interviewer.factory import {grader}, make_catalog
 from interviewer.config import discover_settings
 from interviewer.sessions.plan import SetupChoices, make_plan
-from interviewer.tui.app import make_app
+from interviewer.tui.app import InterviewApp, make_app
 from interviewer.tui.screens.interview import InterviewScreen
 settings = discover_settings()
 banks = make_catalog(settings).banks()
 bank = next(b for b in banks if b.id == "ai-infra-zh")
 choices = SetupChoices(bank=bank.id)
+shown = InterviewApp._display
+def display(self, screen, renderable):  # the first frame that shows the question
+    shown(self, screen, renderable)
+    if renderable is not None and isinstance(screen, InterviewScreen) and screen.is_mounted \\
+            and not getattr(self, "done", False):
+        self.done = True
+        print(f"READY {time.time() - t0:.4f}")
+        self.exit()
+InterviewApp._display = display
 app = make_app(banks=banks, grader={grader}(settings), settings=settings,
                plan=make_plan(bank, choices), choices=choices)
-import asyncio
-async def pilot(p):
-    while not (isinstance(p.app.screen, InterviewScreen) and p.app.screen.is_mounted):
-        await asyncio.sleep(0.001)
-    drawn = asyncio.Event()
-    p.app.call_after_refresh(drawn.set)  # the frame that shows the question
-    await drawn.wait()
-    print(f"READY {time.time() - t0:.4f}")
-    p.app.exit()
-app.run(headless=True, auto_pilot=pilot)
+app.run(headless=True)
 """
 
 
@@ -138,6 +148,24 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
     app = make_app(banks=banks, grader=grader, settings=settings, plan=make_plan(bank, choices),
                    choices=choices)
 
+    # when each answer was submitted, its grade reached the screen, and each frame was drawn
+    submits: list[float] = []
+    graded: list[float] = []
+    frames = _frames(app)
+    submit, on_graded = app.submit_answer, InterviewScreen.on_graded
+
+    def submitting(index: int, text: str) -> None:
+        submits.append(time.perf_counter())
+        submit(index, text)
+
+    def grade_shown(screen, message) -> None:
+        on_graded(screen, message)
+        graded.append(time.perf_counter())
+
+    app.submit_answer = submitting
+    InterviewScreen.on_graded = grade_shown
+    drawn: list[float] = []
+
     async def run() -> None:
         async with app.run_test(size=(100, 32)) as pilot:
             while app.model_status != "ready":
@@ -148,15 +176,21 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
                 app.screen.query_one(TextArea).load_text(text)
                 await pilot.pause()
                 await pilot.press("ctrl+s")
-                while len(app.grade_seconds) <= i:
+                # the first frame drawn after the grade reached the screen shows the feedback
+                while len(graded) <= i or frames[-1] <= graded[i]:
                     if quiet_wait:  # the app left to itself, as while a person waits
                         await asyncio.sleep(0.001)
                     else:  # Pilot.pause: a message to every widget and a forced refresh
                         await pilot.pause(0.001)
+                drawn.append(next(t for t in frames if t > graded[i]))
+                assert app.screen.mode == "feedback"
                 shown.append(feedback_text(app.screen))
                 await pilot.press("r")  # retake: back to a fresh question screen
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        InterviewScreen.on_graded = on_graded
     if grader_kind == "process":
         assert not grader.graded_here, "the child process did not grade"
         grader.close()
@@ -170,7 +204,7 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
         start = time.perf_counter()
         grader.grade(app.interview.rubric, "q01", text)
         own.append(time.perf_counter() - start)
-    ui = [total for _, total in app.grade_seconds]
+    ui = [d - t for d, t in zip(drawn, submits)]
     bare = bare_draw(shown)
     ratios = sorted(u / g for u, g in zip(ui, own))
 
@@ -186,6 +220,20 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
             "bare_app_draw_p95_ms": 1000 * pct(bare, 0.95),
             "ratio_p50": pct(ratios, 0.5), "ratio_p95": pct(ratios, 0.95),
             "p95_over_p95": pct(ui, 0.95) / pct(own, 0.95)}
+
+
+def _frames(app) -> list[float]:
+    """When ``app`` draws each frame from now on (perf_counter), in a list that grows."""
+    frames = [0.0]
+    display = app._display
+
+    def drawn(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(time.perf_counter())
+
+    app._display = drawn
+    return frames
 
 
 def feedback_text(screen) -> str:
@@ -214,6 +262,7 @@ def bare_draw(texts: list[str]) -> list[float]:
                 yield Static("", id="text", markup=False)
 
     app, out = Bare(), []
+    frames = _frames(app)
 
     async def run() -> None:
         async with app.run_test(size=(100, 32)) as pilot:
@@ -221,12 +270,11 @@ def bare_draw(texts: list[str]) -> list[float]:
             for text in texts:
                 static.update("")  # start from an empty screen, as a new panel does
                 await pilot.pause()
-                drawn = asyncio.Event()
                 start = time.perf_counter()
                 static.update(text)
-                app.call_after_refresh(drawn.set)
-                await drawn.wait()
-                out.append(time.perf_counter() - start)
+                while frames[-1] <= start:
+                    await asyncio.sleep(0.001)
+                out.append(next(t for t in frames if t > start) - start)
 
     asyncio.run(run())
     return out
