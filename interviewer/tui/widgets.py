@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.style import Style
+from rich.text import Text
+
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual
-from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
+from textual.widget import Widget
+from textual.widgets import Static
 
 from interviewer.linebreak import line_ranges
 from interviewer.sessions.timer import format_clock
@@ -47,71 +50,103 @@ class CountdownLabel(Static):
         self.set_class(remaining is not None and remaining <= CRITICAL_AT, "critical")
 
 
-class KeyBar(Footer):
-    """The footer's key bar, rebuilt only when the keys it shows change, and then relabelled
-    in place when it shows as many keys as before.
+class KeyBar(Widget, can_focus=False):
+    """The interview's key bar: the screen's keys drawn as one line of one widget.
 
-    Textual's Footer removes and mounts all its keys at every change of focus or bindings,
-    25-45 ms of the UI thread each time (each new key restyles itself twice as it mounts);
-    moving the focus between widgets that show the same keys changes nothing on screen, and
-    the question's three keys become the feedback's three by a change of their labels.
+    Textual's Footer is a row of widgets, one per key: laying them out and drawing them took
+    about 14 ms of each feedback frame (submit → feedback drawn p50 99 ms with it, 85 ms with
+    the bar hidden). This bar keeps the keys as text, redrawn when the bindings change, in
+    the frame that shows the change. A click on a key presses it, as on Footer.
     """
 
-    _shown: tuple | None = None  # the keys the bar shows
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        .keybar--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .keybar--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+    }
+    """
 
-    def _keys(self) -> tuple:
-        """What compose would show: per action its first binding (no groups in this app),
-        the palette's key and whether it is shown."""
-        active = self.screen.active_bindings
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        first: dict[str, tuple] = {}
-        for _, binding, enabled, tooltip in active.values():
-            if binding.show:
-                first.setdefault(binding.action, (binding, enabled, tooltip))
-        entries = tuple((b.key, b.action, b.description, enabled, tooltip, b.group is None)
-                        for b, enabled, tooltip in first.values())
-        return entries, palette is not None and palette[2], self.show_command_palette
+    def __init__(self) -> None:
+        super().__init__()
+        # (key, how it is shown, description, enabled), in order; the palette's key last
+        self._keys: tuple[tuple[str, str, str, bool], ...] = ()
+        self._palette: tuple[str, str, str, bool] | None = None
+        self._spans: list[tuple[int, int, str, bool]] = []  # (x from, x to, key, enabled)
 
-    def compose(self):
-        self._shown = self._keys() if self._bindings_ready else None
-        yield from super().compose()
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
 
-    def bindings_changed(self, screen) -> None:
-        """Relabel at once, so the new keys are drawn in the frame that shows the change;
-        otherwise Footer's rebuild after that frame."""
-        if (self._shown is not None and self.is_attached and screen is self.screen
-                and screen.app.app_focus):
-            keys = self._keys()
-            if keys == self._shown or self._relabel(keys):
+    @property
+    def descriptions(self) -> list[str]:
+        """What the keys shown are for, left to right, the palette's last."""
+        return [d for _, _, d, _ in (*self._keys, *filter(None, [self._palette]))]
+
+    def key_offsets(self) -> dict[str, int]:
+        """The x of each key shown (its middle), for a click."""
+        return {key: (x0 + x1) // 2 for x0, x1, key, _ in self._spans}
+
+    def _bindings_changed(self, screen) -> None:
+        if screen is not self.screen:
+            return
+        active = screen.active_bindings
+        first: dict[str, tuple[str, str, str, bool]] = {}
+        palette = None
+        for key, (_, binding, enabled, _tooltip) in active.items():
+            entry = (binding.key, self.app.get_key_display(binding), binding.description,
+                     enabled)
+            if key == self.app.COMMAND_PALETTE_BINDING:
+                palette = entry if self.app.ENABLE_COMMAND_PALETTE else None
+            elif binding.show:
+                first.setdefault(binding.action, entry)  # per action its first binding
+        keys = tuple(first.values())
+        if (keys, palette) != (self._keys, self._palette):
+            self._keys, self._palette = keys, palette
+            self.refresh()
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key")
+        text_style = self.get_component_rich_style("keybar--description")
+        line, spans = Text(no_wrap=True, overflow="crop"), []
+        for key, shown, description, enabled in self._keys:
+            start = line.cell_len
+            dim = "" if enabled else " dim"
+            line.append(f" {shown} ", key_style + Style.parse("bold" + dim))
+            line.append(f"{description} " if description else "", text_style + Style.parse(
+                "dim" if not enabled else "none"))
+            spans.append((start, line.cell_len, key, enabled))
+        if self._palette is not None:
+            key, shown, description, enabled = self._palette
+            tail = Text.assemble(("▏", Style(dim=True)), (f" {shown} ", key_style),
+                                 (f"{description} ", text_style))
+            start = max(line.cell_len + 1, self.size.width - tail.cell_len)
+            line.append(" " * (start - line.cell_len))
+            line.append_text(tail)
+            spans.append((start, line.cell_len, key, enabled))
+        self._spans = spans
+        return line
+
+    def on_mouse_down(self, event) -> None:
+        for x0, x1, key, enabled in self._spans:
+            if x0 <= event.x < x1:
+                if enabled:
+                    self.app.simulate_key(key)
+                else:
+                    self.app.bell()
                 return
-        super().bindings_changed(screen)
-
-    async def recompose(self) -> None:
-        if self._shown is not None and self.is_attached:
-            keys = self._keys()
-            if keys == self._shown or self._relabel(keys):
-                return
-        await super().recompose()
-
-    def _relabel(self, keys: tuple) -> bool:
-        """Show ``keys`` on the keys already mounted, when they are as many (False: no)."""
-        entries, *rest = keys
-        old_entries, *old_rest = self._shown
-        widgets = [w for w in self.children
-                   if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
-        if (rest != old_rest or len(entries) != len(old_entries) or len(widgets) != len(entries)
-                or not all(entry[-1] for entry in entries)):
-            return False
-        bindings = {b.key: b for _, b, _, _ in self.screen.active_bindings.values()}
-        for widget, (key, action, description, enabled, tooltip, _) in zip(widgets, entries):
-            widget.key, widget.action, widget.description = key, action, description
-            widget.key_display = self.app.get_key_display(bindings[key])
-            widget._disabled = not enabled
-            widget.set_class(not enabled, "-disabled")
-            widget.tooltip = tooltip or None
-            widget.refresh(layout=True)
-        self._shown = keys
-        return True
 
 
 def score_bar(score: float, width: int = 20) -> str:
