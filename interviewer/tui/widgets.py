@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.visual import Visual
+from textual.visual import RenderOptions
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -226,6 +226,16 @@ class WrappedText(Static):
             self._strips, self._strips_for, self._whole_stale = {}, (wrapped, width, style), True
         return wrapped, self._strips
 
+    def _draw(self, lines: Content) -> list[Strip]:
+        """Strips of lines already broken to the width: what ``Visual.to_strips`` gives for
+        them, without breaking them again (Textual re-wraps every line it draws: a quarter
+        of the time of drawing the feedback's points)."""
+        strips = lines.render_strips(self.size.width, None, self.visual_style,
+                                     RenderOptions(self._get_style, _UNWRAPPED))
+        if self.auto_links and not self.screen._selecting:
+            strips = [strip._apply_link_style(self.link_style) for strip in strips]
+        return strips
+
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the lines in ``crop`` not drawn yet in one call, then let Textual ask for
         them line by line: one call per frame instead of one per line."""
@@ -238,8 +248,7 @@ class WrappedText(Static):
                       if y not in strips]
             if len(wanted) > 1:
                 first, last = wanted[0], wanted[-1] + 1
-                block = Visual.to_strips(self, Content("\n").join(wrapped.lines[first:last]),
-                                         self.size.width, None, self.visual_style)
+                block = self._draw(Content("\n").join(wrapped.lines[first:last]))
                 if len(block) == last - first:  # one strip per line, as line by line
                     strips.update(zip(range(first, last), block))
         return super().render_lines(crop)
@@ -257,10 +266,15 @@ class WrappedText(Static):
             width, style = self.size.width, self.visual_style
             if y >= len(wrapped.lines):
                 strip = Strip.blank(width, style.rich_style)
-            else:  # the very call the whole render makes, for this line alone
-                strip = Visual.to_strips(self, wrapped.lines[y], width, None, style)[0]
+            else:
+                strip = self._draw(wrapped.lines[y])[0]
             strips[y] = strip
         return strip
+
+
+# the rules Content.render_strips reads, for lines that already fit: drawn, not re-broken
+_UNWRAPPED = {"text_align": "left", "text_overflow": "fold", "text_wrap": "nowrap",
+              "line_pad": 0}
 
 
 class Wrapped(NamedTuple):

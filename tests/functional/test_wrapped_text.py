@@ -1,5 +1,5 @@
-"""WrappedText draws the lines on screen in one call per frame; what it shows is what
-drawing each line alone shows."""
+"""WrappedText draws the lines on screen in one call per frame, without breaking them again;
+what it shows is what Textual's own drawing of each line alone shows."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ class One(App):
 
 async def test_lines_drawn_together_are_the_lines_drawn_one_by_one(monkeypatch) -> None:
     calls = []
-    draw = Visual.to_strips
-    monkeypatch.setattr(Visual, "to_strips", lambda *a, **k: (calls.append(1), draw(*a, **k))[1])
+    draw = WrappedText._draw
+    monkeypatch.setattr(WrappedText, "_draw", lambda *a, **k: (calls.append(1), draw(*a, **k))[1])
     app = One()
     async with app.run_test(size=(60, 12)) as pilot:
         await pilot.pause()
