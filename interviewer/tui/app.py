@@ -80,7 +80,7 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
             # from the draft writer's thread: a draft that waited is in the database now
             on_saved=lambda index: self.post_message(DraftSaved(index)))
         self.model_error: str | None = None
-        self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→feedback)
+        self.grade_seconds: list[tuple[float, float]] = []  # (grader time, submit→screen has it)
         self._pending: tuple[int, str, float] | None = None
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
         self._grading = GradingThread()  # grades answers as they are submitted

@@ -12,7 +12,7 @@ from textual import work
 from interviewer.errors import InterviewerError
 from interviewer.tui.messages import AnswerGraded, GradingFailed, ModelFailed, ModelReady
 
-GC_RELEASE_DELAY = 0.2  # seconds after the feedback is drawn: the frame reaches the terminal first
+GC_RELEASE_DELAY = 0.2  # seconds after the screen has the grade: its frame is drawn by then
 
 
 class GradingFlow:
@@ -100,7 +100,9 @@ class GradingFlow:
         if message.notice:
             self.notify(message.notice, severity="warning", markup=False, timeout=10)
         self._after_grade(message.index)
-        # queued behind what the screen was told: measured once the feedback is drawn
+        # queued behind what the screen was told: called once the screen has handled it,
+        # which is often before the frame that shows it (50-70 ms later here; the frame
+        # itself is what bench/tui_latency.py times)
         self.screen.call_after_refresh(self._record_latency, message.seconds, message.submitted)
 
     def _record_latency(self, grader_seconds: float, submitted: float) -> None:
