@@ -123,10 +123,9 @@ class KeyBar(Widget, can_focus=False):
         line, spans = Text(no_wrap=True, overflow="crop"), []
         for key, shown, description, enabled in self._keys:
             start = line.cell_len
-            dim = "" if enabled else " dim"
-            line.append(f" {shown} ", key_style + Style.parse("bold" + dim))
-            line.append(f"{description} " if description else "", text_style + Style.parse(
-                "dim" if not enabled else "none"))
+            dim = Style() if enabled else Style(dim=True)  # a key that does nothing here
+            line.append(f" {shown} ", key_style + dim)
+            line.append(f"{description} " if description else "", text_style + dim)
             spans.append((start, line.cell_len, key, enabled))
         if self._palette is not None:
             key, shown, description, enabled = self._palette
