@@ -17,6 +17,12 @@ A frame counts as drawn when the app hands the rendered screen to the terminal
 handled the messages before it, before the widgets' refresh has reached the screen, and did
 so for most feedbacks.
 
+``--read SECONDS``: the time between the answer being typed and Ctrl+S, as a candidate reads
+an answer over before sending it. The app grades an answer once typing has stopped for
+``AHEAD_DELAY`` (0.5 s), so with ``--read 1`` the grade is made before the submit and the
+time measured is the interface's alone; with ``--read 0`` (the default) Ctrl+S comes at once
+and the grade is part of it.
+
 ``--grader``: ``process`` (the default, what ``interviewer run`` uses) grades in a child
 process that keeps the model loaded; ``thread`` grades in a worker thread of the app.
 
@@ -117,7 +123,8 @@ def bench_launch(runs: int, home: str, grader: str = "process") -> dict:
             "paired_ratio_median": paired, "runs": runs}
 
 
-def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bool = False) -> dict:
+def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bool = False,
+                 read: float = 0.0) -> dict:
     import asyncio
 
     os.environ["INTERVIEWER_HOME"] = home
@@ -175,6 +182,8 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
                     await pilot.pause(0.001)
                 app.screen.query_one(TextArea).load_text(text)
                 await pilot.pause()
+                if read:  # the candidate reads the answer over, and the app is left to itself
+                    await asyncio.sleep(read)
                 await pilot.press("ctrl+s")
                 # the first frame drawn after the grade reached the screen shows the feedback
                 while len(graded) <= i or frames[-1] <= graded[i]:
@@ -212,7 +221,8 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
-    return {"answers": n, "grader": grader_kind, "quiet_wait": quiet_wait, "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
+    return {"answers": n, "grader": grader_kind, "quiet_wait": quiet_wait, "read_s": read,
+            "grader_p50_ms": 1000 * pct(own, 0.5), "grader_p95_ms": 1000 * pct(own, 0.95),
             "submit_to_feedback_p50_ms": 1000 * pct(ui, 0.5),
             "submit_to_feedback_p95_ms": 1000 * pct(ui, 0.95),
             "grader_in_app_p50_ms": 1000 * pct([g for g, _ in app.grade_seconds], 0.5),
@@ -288,12 +298,15 @@ def main() -> int:
                         help="grade in a child process (as the app does) or a worker thread")
     parser.add_argument("--quiet-wait", action="store_true",
                         help="wait for each feedback with a plain sleep, not Pilot.pause")
+    parser.add_argument("--read", type=float, default=0.0, metavar="SECONDS",
+                        help="wait this long between typing the answer and Ctrl+S")
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as home:
         result = {"launch": bench_launch(args.runs, home, args.grader) if args.runs > 0 else None,
-                  "submit": bench_submit(args.answers, home, args.grader, args.quiet_wait)
+                  "submit": bench_submit(args.answers, home, args.grader, args.quiet_wait,
+                                                 args.read)
                   if args.answers > 0 else None}
     print(json.dumps(result, indent=2))
     return 0

@@ -85,6 +85,11 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
         self._gc = CollectionHold()  # no collection pass between a submit and its feedback
         self._grading = GradingThread()  # grades answers as they are submitted
         self._warmed: object = None  # the rubric the grader was last warmed up with
+        # the answer graded ahead of its submit, (index, text, grade, grader seconds), and
+        # the (index, text) worth grading ahead now; the grade is read and written only by
+        # the grading thread
+        self._ahead: tuple = (None, None, None, 0.0)
+        self._ahead_wanted: tuple[int, str] | None = None
 
     @property
     def interview(self) -> Interview | None:

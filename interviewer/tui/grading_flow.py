@@ -1,6 +1,13 @@
 """Grading in the app: the model loaded in a worker after the first frame, warmed up with
 the interview's rubric, and each submitted answer graded by one long-lived thread whose
-results come back as past-tense messages (``AnswerGraded``, ``GradingFailed``)."""
+results come back as past-tense messages (``AnswerGraded``, ``GradingFailed``).
+
+An answer is also graded *ahead* of its submit, once typing has stopped for a moment
+(``QuestionPanel.Settled``): a candidate reads an answer over before sending it, and the
+grade of the text they then send is already made. Nothing of it is shown before the submit;
+a submit of any other text is graded as it comes. A grade depends on nothing but the rubric,
+the question and the text, so the two are the same grade.
+"""
 
 from __future__ import annotations
 
@@ -58,10 +65,30 @@ class GradingFlow:
         """Grade now, or as soon as the model is ready."""
         self._check_saving(self.controller.save_draft(index, text))
         submitted = time.perf_counter()
+        self._ahead_wanted = (index, text)  # grades ahead of other texts are not needed now
         if self.model_status == "ready":
             self._start_grade(index, text, submitted)
         else:
             self._pending = (index, text, submitted)
+
+    def grade_ahead(self, index: int, text: str) -> None:
+        """Grade the answer as it stands in the grading thread, for a submit of it to use."""
+        if self.model_status != "ready":
+            return
+        self._ahead_wanted = (index, text)
+        self._grading.run(lambda: self._grade_ahead(index, text))
+
+    def _grade_ahead(self, index: int, text: str) -> None:
+        """In the grading thread. Skipped when typing or a submit has overtaken it, so that a
+        submit waits behind at most the one grade already running."""
+        if self._ahead_wanted != (index, text) or self._ahead[:2] == (index, text):
+            return
+        start = time.perf_counter()
+        try:
+            grade = self.controller.grade(self.grader, index, text)
+        except Exception:  # the submit grades it again and reports what went wrong
+            return
+        self._ahead = (index, text, grade, time.perf_counter() - start)
 
     def _warm_rubric(self) -> None:
         """Encode the interview's rubric and prepare its rules before the first answer, in
@@ -87,8 +114,12 @@ class GradingFlow:
         """In the grading thread: the grade, or why there is none, comes back as a message."""
         start = time.perf_counter()
         try:
-            grade = self.controller.grade(self.grader, index, text)
-            seconds = time.perf_counter() - start
+            ahead, self._ahead = self._ahead, (None, None, None, 0.0)
+            if ahead[:2] == (index, text):  # graded while the candidate read it over
+                grade, seconds = ahead[2], ahead[3]
+            else:
+                grade = self.controller.grade(self.grader, index, text)
+                seconds = time.perf_counter() - start
             grade, notice = self.controller.check(self.prober, index, grade, self._stop_checks)
         except Exception as exc:  # shown to the user; the answer is already saved
             self.post_message(GradingFailed(index, f"{type(exc).__name__}: {exc}"))

@@ -21,6 +21,9 @@ class ScreenRequests:
     def on_question_panel_submitted(self, message: QuestionPanel.Submitted) -> None:
         self.submit_answer(message.index, message.text)
 
+    def on_question_panel_settled(self, message: QuestionPanel.Settled) -> None:
+        self.grade_ahead(message.index, message.text)
+
     def on_question_panel_skipped(self, message: QuestionPanel.Skipped) -> None:
         self.skip_question(message.index)
 

@@ -1,6 +1,8 @@
 """The question panel of the interview screen: the question under its countdown, the answer
 box, pausing the clock, submitting and skipping (asking first when something is typed), and
-going back to typing when grading failed. Posts ``Submitted`` and ``Skipped``."""
+going back to typing when grading failed. Posts ``Submitted`` and ``Skipped``, and
+``Settled`` when typing has stopped for ``AHEAD_DELAY`` seconds: the answer as it stands can
+be graded while the candidate reads it over, so that its submit shows the grade at once."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ MODEL_STATUS = {
     "failed": "Grading unavailable (answers are still saved)",
 }
 WARNINGS = {WARN_AT: "1 minute left", CRITICAL_AT: "10 seconds left"}
+# seconds without typing after which the answer is graded ahead of its submit
+AHEAD_DELAY = 0.5
 
 
 class QuestionPanel(AnswerPanel):
@@ -68,12 +72,20 @@ class QuestionPanel(AnswerPanel):
             super().__init__()
             self.index = index
 
+    class Settled(Message):
+        """Nothing typed for ``AHEAD_DELAY`` seconds; ``text`` is the answer as it stands."""
+
+        def __init__(self, index: int, text: str) -> None:
+            super().__init__()
+            self.index, self.text = index, text
+
     def __init__(self, controller, **kwargs) -> None:
         super().__init__(controller, **kwargs)
         self.countdown = Countdown(controller.clock, self.interview.plan.time_limit)
         self.paused = False
         self.model_status = "loading"
         self._last_remaining: float | None = None
+        self._settle_timer = None
 
     @property
     def total(self) -> Countdown | None:
@@ -99,6 +111,7 @@ class QuestionPanel(AnswerPanel):
 
     def ask(self, index: int) -> None:
         """Put question ``index`` on the panel with a fresh clock."""
+        self._stop_settling()
         self.index = index
         attempt = self.attempt
         total = len(self.interview.plan.questions)
@@ -193,6 +206,23 @@ class QuestionPanel(AnswerPanel):
         self._update_count()
         self.query_one("#save-status", Static).update("")  # what is shown is not saved yet
         self.save_soon()
+        self._settle_soon()
+
+    def _settle_soon(self) -> None:
+        """A debounce: ``Settled`` once the typing has stopped for ``AHEAD_DELAY`` seconds."""
+        self._stop_settling()
+        self._settle_timer = self.set_timer(AHEAD_DELAY, self._settled)
+
+    def _stop_settling(self) -> None:
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
+
+    def _settled(self) -> None:
+        self._settle_timer = None
+        text = self.query_one("#answer", TextArea).text
+        if self.active and not (self.waiting or self.paused) and text.strip():
+            self.post_message(self.Settled(self.index, text))
 
     def save_draft(self) -> None:
         """Write the draft and the time used so far (never waits on a busy database)."""
@@ -226,6 +256,7 @@ class QuestionPanel(AnswerPanel):
         text = self.typed(allow_empty)
         if text is None:
             return
+        self._stop_settling()
         self._stop_clocks()
         self.save_now()
         if not text.strip():
@@ -258,6 +289,7 @@ class QuestionPanel(AnswerPanel):
     def _skip_now(self) -> None:
         if self.waiting or not self.active:
             return
+        self._stop_settling()
         self._stop_clocks()
         self.save_now()
         self.post_message(self.Skipped(self.index))
