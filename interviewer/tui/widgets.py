@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rich.style import Style
-from rich.text import Text
+from rich.cells import cell_len
 
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import RenderOptions
 from textual.widget import Widget
 from textual.widgets import Static
@@ -117,26 +117,27 @@ class KeyBar(Widget, can_focus=False):
             self._keys, self._palette = keys, palette
             self.refresh()
 
-    def render(self) -> Text:
-        key_style = self.get_component_rich_style("keybar--key")
-        text_style = self.get_component_rich_style("keybar--description")
-        line, spans = Text(no_wrap=True, overflow="crop"), []
+    def render(self) -> Content:
+        key_style = self.get_visual_style("keybar--key", partial=True)
+        text_style = self.get_visual_style("keybar--description", partial=True)
+        dim = VisualStyle(dim=True)  # a key that does nothing here
+        parts: list = []
+        spans, x = [], 0
         for key, shown, description, enabled in self._keys:
-            start = line.cell_len
-            dim = Style() if enabled else Style(dim=True)  # a key that does nothing here
-            line.append(f" {shown} ", key_style + dim)
-            line.append(f"{description} " if description else "", text_style + dim)
-            spans.append((start, line.cell_len, key, enabled))
+            label, text = f" {shown} ", f"{description} " if description else ""
+            parts += [(label, key_style if enabled else key_style + dim),
+                      (text, text_style if enabled else text_style + dim)]
+            spans.append((x, x + cell_len(label + text), key, enabled))
+            x += cell_len(label + text)
         if self._palette is not None:
             key, shown, description, enabled = self._palette
-            tail = Text.assemble(("▏", Style(dim=True)), (f" {shown} ", key_style),
-                                 (f"{description} ", text_style))
-            start = max(line.cell_len + 1, self.size.width - tail.cell_len)
-            line.append(" " * (start - line.cell_len))
-            line.append_text(tail)
-            spans.append((start, line.cell_len, key, enabled))
+            tail = [("▏", dim), (f" {shown} ", key_style), (f"{description} ", text_style)]
+            width = sum(cell_len(t) for t, _ in tail)
+            start = max(x + 1, self.size.width - width)
+            parts += [" " * (start - x), *tail]
+            spans.append((start, start + width, key, enabled))
         self._spans = spans
-        return line
+        return Content.assemble(*parts)
 
     def on_mouse_down(self, event) -> None:
         for x0, x1, key, enabled in self._spans:

@@ -279,3 +279,23 @@ async def test_a_failed_grade_puts_the_answer_back_to_be_edited(settings) -> Non
         assert {"Submit", "Skip"} <= set(screen.query_one("KeyBar").descriptions)
         await type_answer(pilot, "，再写一句")
         assert app.interview.attempts[0].answer == "坏的回答，再写一句"
+
+
+async def test_the_feedback_s_points_take_the_keys_once_it_is_shown(settings) -> None:
+    """The list of points is focused once the feedback is on screen (after its first frame):
+    the arrow and page keys scroll it, and the answer box no longer has the focus."""
+    from textual.containers import VerticalScroll
+
+    from helpers import asking, type_answer
+
+    app = build(settings)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: asking(app) and app.model_status == "ready")
+        await type_answer(pilot, "门：混合精度训练。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        points = app.screen.query_one("#points", VerticalScroll)
+        await wait_for(pilot, lambda: app.focused is points)
+        assert points.max_scroll_y > 0  # the list runs below the fold at this size
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: points.scroll_y > 0)
