@@ -23,6 +23,9 @@ an answer over before sending it. The app grades an answer once typing has stopp
 time measured is the interface's alone; with ``--read 0`` (the default) Ctrl+S comes at once
 and the grade is part of it.
 
+Both apps draw at the frame rate the CLI asks Textual for (``interviewer.tui.FRAME_RATE``,
+or ``TEXTUAL_FPS`` when it is set).
+
 ``--grader``: ``process`` (the default, what ``interviewer run`` uses) grades in a child
 process that keeps the model loaded; ``thread`` grades in a worker thread of the app.
 
@@ -65,6 +68,8 @@ Bare().run(headless=True)
 INTERVIEWER = """
 import os, time
 t0 = float(os.environ["BENCH_T0"])
+from interviewer.tui import prefer_frame_rate
+prefer_frame_rate()  # as the CLI does before it imports the app
 from interviewer.factory import {grader}, make_catalog
 from interviewer.config import discover_settings
 from interviewer.sessions.plan import SetupChoices, make_plan
@@ -129,6 +134,9 @@ def bench_submit(n: int, home: str, grader_kind: str = "process", quiet_wait: bo
 
     os.environ["INTERVIEWER_HOME"] = home
     sys.path.insert(0, str(ROOT))
+    from interviewer.tui import prefer_frame_rate
+
+    prefer_frame_rate()  # as the CLI does, before textual is imported (the bare app too)
     from textual.widgets import TextArea
 
     from interviewer.factory import make_catalog, make_grader, tui_grader

@@ -70,6 +70,9 @@ def launch(settings: Settings, *, explicit: bool, tags: Sequence[str] = (),
         plan = make_plan(bank, choices)
     grader = factory.tui_grader(settings)  # a model that cannot work is refused first
     need_terminal()
+    from interviewer.tui import prefer_frame_rate
+
+    prefer_frame_rate()  # read when textual is imported, just below
     from interviewer.tui.app import make_app  # textual is imported only here
 
     if given is not None:
