@@ -17,11 +17,11 @@ A frame counts as drawn when the app hands the rendered screen to the terminal
 handled the messages before it, before the widgets' refresh has reached the screen, and did
 so for most feedbacks.
 
-``--read SECONDS``: the time between the answer being typed and Ctrl+S, as a candidate reads
-an answer over before sending it. The app grades an answer once typing has stopped for
-``AHEAD_DELAY`` (0.5 s), so with ``--read 1`` the grade is made before the submit and the
-time measured is the interface's alone; with ``--read 0`` (the default) Ctrl+S comes at once
-and the grade is part of it.
+``--read SECONDS[,SECONDS...]``: the time between the answer being typed and Ctrl+S, one
+submit measurement per value (default ``0,1``). The app grades an answer once typing has
+stopped for ``AHEAD_DELAY`` (0.25 s): with 1 s, as a candidate reads an answer over before
+sending it (the Keystroke-Level Model puts 1.35 s of thought before a command), the grade is
+made before the submit; with 0, an answer pasted and sent in the same instant, it is not.
 
 Both apps draw at the frame rate the CLI asks Textual for (``interviewer.tui.FRAME_RATE``,
 or ``TEXTUAL_FPS`` when it is set).
@@ -306,15 +306,16 @@ def main() -> int:
                         help="grade in a child process (as the app does) or a worker thread")
     parser.add_argument("--quiet-wait", action="store_true",
                         help="wait for each feedback with a plain sleep, not Pilot.pause")
-    parser.add_argument("--read", type=float, default=0.0, metavar="SECONDS",
-                        help="wait this long between typing the answer and Ctrl+S")
+    parser.add_argument("--read", default="0,1", metavar="SECONDS[,SECONDS...]",
+                        help="wait this long between typing the answer and Ctrl+S; one "
+                             "measurement per value (default 0,1)")
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as home:
         result = {"launch": bench_launch(args.runs, home, args.grader) if args.runs > 0 else None,
-                  "submit": bench_submit(args.answers, home, args.grader, args.quiet_wait,
-                                                 args.read)
+                  "submit": [bench_submit(args.answers, home, args.grader, args.quiet_wait,
+                                          float(read)) for read in args.read.split(",")]
                   if args.answers > 0 else None}
     print(json.dumps(result, indent=2))
     return 0
