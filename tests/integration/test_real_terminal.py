@@ -1,7 +1,8 @@
 """The app from this checkout in a real terminal (tmux), driven and killed as a person would.
 
-Killed by SIGHUP or SIGTERM right after typing, nothing typed may be lost, and after
-SIGTERM the terminal must be usable again: out of the alternate screen, mouse tracking off,
+Killed by SIGHUP, SIGTERM or SIGKILL right after typing, nothing typed may be lost (a
+SIGKILL cannot be caught: what is on screen must already be on disk), and after SIGTERM the
+terminal must be usable again: out of the alternate screen, mouse tracking off,
 the cursor shown. tmux keeps track of those modes for each pane, so the tests read them
 from tmux rather than parsing escape sequences.
 """
@@ -98,6 +99,12 @@ def test_sigterm_right_after_typing_keeps_every_character_and_restores_the_termi
 def test_closing_the_terminal_right_after_typing_keeps_every_character(running) -> None:
     session, pid, home = running
     type_then(session, pid, lambda: tmux("kill-session", "-t", session))
+    assert stored_answer(home) == TYPED
+
+
+def test_sigkill_right_after_typing_keeps_every_character(running) -> None:
+    session, pid, home = running
+    type_then(session, pid, lambda: os.kill(pid, signal.SIGKILL))
     assert stored_answer(home) == TYPED
 
 

@@ -113,7 +113,7 @@ class FollowUpPanel(AnswerPanel):
         if not self.active or not self._open() or event.text_area.text == rounds[-1].answer:
             return
         rounds[-1].answer = event.text_area.text
-        self.save_soon()
+        self.save_now()
 
     def save_draft(self) -> None:
         if self._open():

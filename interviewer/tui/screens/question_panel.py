@@ -202,12 +202,10 @@ class QuestionPanel(AnswerPanel):
         event.stop()
         if not self.active or event.text_area.text == self.attempt.answer:
             return  # the panel loaded it; nothing new to save
-        # the attempt always holds what is on screen; the disk copy follows within a second
-        # of the first unsaved keystroke
+        # the attempt always holds what is on screen, and so does the disk
         self.attempt.answer = event.text_area.text
         self._update_count()
-        self.query_one("#save-status", Static).update("")  # what is shown is not saved yet
-        self.save_soon()
+        self.save_now()
         self._settle_soon()
 
     def _settle_soon(self) -> None:
@@ -231,13 +229,13 @@ class QuestionPanel(AnswerPanel):
         saved = self.controller.save_draft(self.index, self.query_one("#answer", TextArea).text,
                                            self.countdown.elapsed())
         self.told(saved)
+        self._save_status("✓ draft saved" if saved else "⚠ not saved" if saved is False
+                          else "… kept aside: the database is busy")
+
+    def _save_status(self, text: str) -> None:
         status = self.query_one("#save-status", Static)
-        if saved:
-            status.update("✓ draft saved")
-        elif saved is None:
-            status.update("… kept aside: the database is busy")
-        else:
-            status.update("⚠ not saved")
+        if str(status.content) != text:  # the same words at every keystroke: no new layout
+            status.update(text)
 
     def save_time(self, every: float) -> None:
         """Keep the stored time used current while nobody types (a kill then loses < 1 s)."""
@@ -248,7 +246,7 @@ class QuestionPanel(AnswerPanel):
     def draft_saved(self, index: int) -> None:
         """A draft that waited for the database reached it."""
         if index == self.index and self.active:
-            self.query_one("#save-status", Static).update("✓ draft saved")
+            self._save_status("✓ draft saved")
 
     # ------------------------------------------------------------ submit, skip
 
