@@ -19,14 +19,15 @@ STYLES = {"covered": "bold $success", "partial": "bold $warning", "missed": "bol
           "contradicted": "bold $error"}
 HIGHLIGHT = {"covered": "underline $success", "partial": "underline $warning",
              "contradicted": "underline $error"}
-SAME_SOURCE = "(the same sentence as above)"
+SAME_SOURCE = object()  # the source was shown at the point above: said once, not quoted
 
 
 def point_row(p: PointResult, numbers: bool, probed: str | None = None,
-              source: str | None = None) -> Content:
+              source: str | object | None = None) -> Content:
     """One point as styled content; user and bank text go in as plain strings, never markup.
 
-    ``source``: the reference answer's sentence for the point, shown when it was not covered.
+    ``source``: the reference answer's sentence for the point, shown when it was not covered
+    (``SAME_SOURCE``: the point above showed it).
     """
     if probed:
         parts: list = [(f" {MARKS.get(probed, '✗')} ", "bold $accent")]
@@ -43,7 +44,9 @@ def point_row(p: PointResult, numbers: bool, probed: str | None = None,
         parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
     elif p.verdict != "covered":
         parts += ["\n     ", (p.reason, "dim")]
-    if source and p.verdict != "covered":
+    if source is SAME_SOURCE and p.verdict != "covered":
+        parts += ["\n     ", ("should have said: the same sentence as above", "dim")]
+    elif source and p.verdict != "covered":
         parts += ["\n     ", ("should have said: “", "dim"), (source, "$text-muted"), ("”", "dim")]
     return Content.assemble(*parts)
 

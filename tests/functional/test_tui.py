@@ -703,7 +703,8 @@ async def test_feedback_shows_what_should_have_been_said_for_points_not_covered(
             if p.verdict == "covered":
                 assert "should have said" not in row
             elif source == shown:  # a sentence stating several points is printed once
-                assert "should have said: “(the same sentence as above)”" in row
+                assert "should have said: the same sentence as above" in row
+                assert "“" not in row.split("should have said")[1]  # not words to quote
             else:
                 assert f"should have said: “{source}”" in row
                 shown = source
