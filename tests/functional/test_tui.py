@@ -85,6 +85,20 @@ async def test_setup_rejects_a_bad_time_with_a_message(settings, typed: str, mes
         assert message in str(app.screen.query_one("#setup-error", Static).content)
 
 
+async def test_time_up_on_the_screen_s_own_clock_shows_the_feedback(settings) -> None:
+    """The screen's timer, not the test, finds the time up: the submit it makes reaches the
+    app (a message created in the screen's timer and posted by the panel stopped at the
+    screen, and the interview waited for ever at 0:00)."""
+    clock = ManualClock()
+    app = build(settings, time_limit=20, clock=clock)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "用混合精度")
+        clock.advance(20)
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.interview.attempts[0].auto_submitted
+
+
 async def test_time_up_submits_what_was_typed(settings) -> None:
     clock = ManualClock()
     app = build(settings, time_limit=90, clock=clock)
@@ -709,3 +723,25 @@ async def test_feedback_shows_what_should_have_been_said_for_points_not_covered(
                 assert f"should have said: “{source}”" in row
                 shown = source
         assert any(p.verdict != "covered" for p in grade.points)
+
+
+async def test_time_up_on_a_follow_up_submits_it_from_the_screen_s_own_clock(settings) -> None:
+    from dataclasses import replace
+
+    bank = next(b for b in banks() if b.id == "ai-infra-zh")
+    choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
+    plan = make_plan(bank, choices)
+    clock = ManualClock()
+    app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                   plan=replace(plan, questions=(bank.question("q09"),)), choices=choices,
+                   clock=clock)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "学习率过大：参数更新幅度过大导致在最优点附近震荡。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.mode == "followup"
+                       and app.screen.followup_countdown is not None)
+        app.screen.query_one("#followup-answer", TextArea).insert("学习率太小收敛慢。")
+        clock.advance(3600)
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.interview.attempts[0].followups[0].answer == "学习率太小收敛慢。"

@@ -88,3 +88,22 @@ async def test_an_answer_sent_at_once_is_graded_once(counted) -> None:
         await _submitted(pilot)
         await pilot.pause(2 * AHEAD_DELAY)  # a grade ahead still due would have run by now
         assert graded == [text]
+
+
+async def test_time_up_on_an_answer_graded_ahead_shows_its_feedback(counted) -> None:
+    """The clock submits an answer left alone long enough to be graded: same grade, shown."""
+    from interviewer.sessions.timer import ManualClock
+
+    app, graded = counted
+    text = "混合精度训练用BF16。"
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _ready(pilot)
+        await _left_alone(pilot, graded, text)
+        clock = app.controller.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(app.interview.plan.time_limit)
+        app.screen.tick()
+        await wait_for(pilot, lambda: feedback(app))
+        attempt = app.interview.attempts[0]
+        assert attempt.auto_submitted and attempt.grade.answer == text
+        assert graded == [text]

@@ -68,6 +68,16 @@ class AnswerPanel(Vertical):
             return None
         return text
 
+    def submit(self, allow_empty: bool) -> None:
+        raise NotImplementedError
+
+    def submit_from_here(self, allow_empty: bool) -> None:
+        """Submit from this panel's own message loop. The clock's tick comes from the
+        screen's timer: a message created there has the screen as its sender, and Textual
+        stops a message at its sender's level, so that submit never reached the app (the
+        interview waited at 0:00 for ever)."""
+        self.call_later(self.submit, allow_empty=allow_empty)
+
     def save_now(self) -> None:
         """Write what is typed (and the time used) now; called at every change of the answer.
         A write is an UPDATE of one row, 0.1 ms; while another process holds the database it

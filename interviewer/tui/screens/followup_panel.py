@@ -99,7 +99,7 @@ class FollowUpPanel(AnswerPanel):
         self.query_one("#followup-countdown", CountdownLabel).show(remaining, countdown.elapsed())
         if remaining is not None and remaining <= 0:
             self.notify("Time is up: your follow-up answer was submitted as it stands.", timeout=6)
-            self.submit(allow_empty=True)
+            self.submit_from_here(allow_empty=True)
 
     def _open(self) -> bool:
         """Its answer is being typed: the question is in full and not sent yet."""

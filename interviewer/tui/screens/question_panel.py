@@ -156,7 +156,7 @@ class QuestionPanel(AnswerPanel):
         if remaining <= 0:
             self.attempt.auto_submitted = True
             self.notify("Time is up: your answer was submitted as it stands.", timeout=6)
-            self.submit(allow_empty=True)
+            self.submit_from_here(allow_empty=True)
 
     def _remaining(self) -> float | None:
         remaining = self.countdown.remaining()
