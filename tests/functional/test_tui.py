@@ -405,21 +405,30 @@ async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_b
         assert row.attempts[0].followups[0]["answer"].startswith("通信也只在")
 
 
-async def test_no_llm_configured_still_asks_a_template_followup_and_says_why(settings) -> None:
+def template_followup_app(settings, clock=None):
+    """One question (q09) with follow-ups on and no LLM configured: a template asks them."""
     from dataclasses import replace
 
     bank = next(b for b in banks() if b.id == "ai-infra-zh")
     choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
     plan = make_plan(bank, choices)
-    app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
-                   plan=replace(plan, questions=(bank.question("q09"),)), choices=choices,
-                   clock=ManualClock())
+    return make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
+                    plan=replace(plan, questions=(bank.question("q09"),)), choices=choices,
+                    clock=clock or ManualClock())
+
+
+async def answer_until_the_followup(pilot, app) -> None:
+    await wait_for(pilot, lambda: app.model_status == "ready")
+    await type_answer(pilot, "学习率过大：参数更新幅度过大导致在最优点附近震荡。")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.screen.mode == "followup"
+                   and app.screen.followup_countdown is not None)
+
+
+async def test_no_llm_configured_still_asks_a_template_followup_and_says_why(settings) -> None:
+    app = template_followup_app(settings)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "学习率过大：参数更新幅度过大导致在最优点附近震荡。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen.mode == "followup"
-                       and app.screen.followup_countdown is not None)
+        await answer_until_the_followup(pilot, app)
         assert "no LLM configured" in str(app.screen.query_one("#followup-notice", Static).content)
         assert "「" in str(app.screen.query_one("#followup-text", Static).content)
         await pilot.press("f3")  # skip the follow-up
@@ -726,21 +735,10 @@ async def test_feedback_shows_what_should_have_been_said_for_points_not_covered(
 
 
 async def test_time_up_on_a_follow_up_submits_it_from_the_screen_s_own_clock(settings) -> None:
-    from dataclasses import replace
-
-    bank = next(b for b in banks() if b.id == "ai-infra-zh")
-    choices = SetupChoices(bank=bank.id, count=1, time_limit=300, followups=True)
-    plan = make_plan(bank, choices)
     clock = ManualClock()
-    app = make_app(banks=banks(), grader=Grader(BigramEmbedder(), SCORER), settings=settings,
-                   plan=replace(plan, questions=(bank.question("q09"),)), choices=choices,
-                   clock=clock)
+    app = template_followup_app(settings, clock)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "学习率过大：参数更新幅度过大导致在最优点附近震荡。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen.mode == "followup"
-                       and app.screen.followup_countdown is not None)
+        await answer_until_the_followup(pilot, app)
         app.screen.query_one("#followup-answer", TextArea).insert("学习率太小收敛慢。")
         clock.advance(3600)
         await wait_for(pilot, lambda: feedback(app))
