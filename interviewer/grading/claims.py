@@ -51,6 +51,7 @@ from interviewer.grading.claim_text import (
 from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS, language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
+from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
 
@@ -347,7 +348,7 @@ _point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
 
 def contradiction(point: str, span: str) -> str | None:
     """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
-    ``narrowed``, ``number``),
+    ``narrowed``, ``number``, ``roles``),
     or None. Brackets are read as part of the text they explain; a bare name claims nothing."""
     if is_bare(span):
         return None
@@ -363,6 +364,8 @@ def contradiction(point: str, span: str) -> str | None:
         return "widened"
     if number_conflict(point, span):
         return "number"
+    if roles_swapped(point, span):
+        return "roles"
     return None
 
 

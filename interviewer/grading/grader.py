@@ -331,6 +331,7 @@ CONTRADICTION = {
     "narrowed": "contradicted: your answer limits to one of them what holds for several",
     "widened": "contradicted: your answer says of several what holds for only one",
     "number": "contradicted: your answer gives another number",
+    "roles": "contradicted: your answer says of one of them what holds for another",
 }
 
 

@@ -317,3 +317,30 @@ def test_synonyms_and_described_problems_are_not_contradictions(point: str, span
 ])
 def test_things_in_separate_clauses_are_not_an_enumeration(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # two things, each said with what the point says of the other
+    ("RTO 决定了备份切换的速度要求，RPO 决定了备份频率和复制延迟要求",
+     "所以 RPO 决定切换速度，RTO 决定备份频率和复制延迟"),
+    # three passed round
+    ("事实缺失优先 RAG，格式不稳优先结构化输出和 Prompt，稳定风格/领域术语才考虑 SFT/LoRA。",
+     "事实缺失优先 SFT/LoRA，格式不稳优先 RAG，稳定风格/领域术语靠结构化输出和 Prompt。"),
+])
+def test_roles_exchanged_between_the_point_s_things_contradict_it(point: str, span: str) -> None:
+    assert contradiction(point, span) == "roles"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the same pairs in another order, or in other words
+    ("RTO 决定了备份切换的速度要求，RPO 决定了备份频率和复制延迟要求",
+     "RPO 决定备份频率和复制延迟，RTO 决定切换速度"),
+    ("RTO 决定了备份切换的速度要求，RPO 决定了备份频率和复制延迟要求",
+     "RTO 管切换要多快，RPO 管多久备份一次、复制能落后多少"),
+    ("事实缺失优先 RAG，格式不稳优先结构化输出和 Prompt，稳定风格/领域术语才考虑 SFT/LoRA。",
+     "缺事实就上 RAG；格式不稳先用结构化输出和 Prompt；要稳定风格和术语再做 SFT/LoRA。"),
+    # one thing: nothing to exchange
+    ("PP（Pipeline Parallel）：层间切分，流水线传 activation", "PP：层间切分，传 activation"),
+])
+def test_the_same_pairs_in_any_order_are_not_an_exchange(point: str, span: str) -> None:
+    assert contradiction(point, span) is None

@@ -1,0 +1,96 @@
+"""Two things of one point, each with what the point says of it, said the other way round:
+"RPO 决定切换速度，RTO 决定备份频率" against "RTO 决定切换速度要求，RPO 决定备份频率要求";
+"训练后量化叫 QAT，量化感知训练叫 PTQ" against "训练后量化 PTQ vs 量化感知训练 QAT".
+
+Each named thing (a glossary term, a member of a set of alternatives, an acronym) that both
+texts name, each in one clause, is paired with what its clause says once the names are taken
+out. The roles are swapped when two or more such things are each said, in the span, in words
+closer to what the point says of another of them than of itself (two exchanged, or three
+passed round). A paraphrase that keeps
+the pairs, in whatever order, is not a swap.
+
+Plain ``re`` only: no numpy.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from interviewer.grading.alternatives import _MEMBER_PATTERNS
+from interviewer.content.language import language_of
+from interviewer.grading.claim_text import named_sets
+
+_CLAUSE = re.compile(r"[，,。；;！!？?\n]|\bvs\.?(?=\s)|\bwhile\b|\bwhereas\b|而且|而")
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,5}(?![A-Za-z0-9])")
+_GRAMS = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]{2,}")  # not a lone letter or digit
+MARGIN = 0.15  # how much closer to the other thing's words, for each of the two
+MIN_OVERLAP = 0.25  # ... and how close at least: the words must be the point's own
+
+
+@lru_cache(maxsize=16384)
+def _names(clause: str) -> tuple[frozenset[str], str]:
+    """The things ``clause`` names (glossary sets, members of sets of alternatives,
+    acronyms), and the clause with their names taken out. Only patterns compiled already:
+    a grade compiles nothing for the names an answer brings."""
+    lowered = clause.lower()
+    keys, rest = set(), lowered
+    for set_id, alias in named_sets(clause):
+        keys.add(f"t{set_id}")
+        rest = rest.replace(alias.lower(), " ")
+    for g, patterns in enumerate(_MEMBER_PATTERNS):
+        for i, pattern in enumerate(patterns):
+            if pattern.search(lowered):
+                keys.add(f"a{g}.{i}")
+                rest = pattern.sub(" ", rest)
+    for m in _ACRONYM.finditer(clause):
+        keys.add("A" + m.group().lower())
+        rest = rest.replace(m.group().lower(), " ")
+    return frozenset(keys), rest
+
+
+def _split(text: str) -> list[str]:
+    cuts = [m.start() for m in _CLAUSE.finditer(text)]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+
+
+def _clauses(text: str) -> dict[str, tuple[int, str]]:
+    """Each thing named in exactly one clause of ``text`` -> (that clause's place, the
+    clause without the names in it)."""
+    where: dict[str, list[tuple[int, str]]] = {}
+    for i, clause in enumerate(_split(text)):
+        keys, rest = _names(clause)
+        for key in keys:
+            where.setdefault(key, []).append((i, rest))
+    return {key: places[0] for key, places in where.items() if len(places) == 1}
+
+
+def _grams(text: str) -> set[str]:
+    units = _GRAMS.findall(text.lower())
+    return set(units) | {a + b for a, b in zip(units, units[1:])}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def roles_swapped(point: str, span: str) -> tuple[str, str] | None:
+    """The keys of two things whose roles ``span`` swaps against ``point``, or None. Texts in
+    two languages share too few words to tell whose words are whose: never a swap."""
+    if language_of(point) != language_of(span):
+        return None
+    said, says = _clauses(point), _clauses(span)
+    common = sorted(set(said) & set(says))
+    if len(common) < 2:
+        return None
+    p = {k: _grams(said[k][1]) for k in common}
+    s = {k: _grams(says[k][1]) for k in common}
+    misplaced = []
+    for x in common:
+        others = [(_overlap(s[x], p[y]), y) for y in common if said[y][0] != said[x][0]]
+        if not others:
+            continue
+        own, (other, best) = _overlap(s[x], p[x]), max(others)
+        if other >= own + MARGIN and other >= MIN_OVERLAP:
+            misplaced.append((x, best))
+    return misplaced[0] if len(misplaced) >= 2 else None
