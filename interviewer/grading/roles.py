@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from interviewer.grading.alternatives import _MEMBER_PATTERNS
 from interviewer.content.language import language_of
+from interviewer.grading.alternatives import _MEMBER_PATTERNS, _members
 from interviewer.grading.claim_text import named_sets
 
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]|\bvs\.?(?=\s)|\bwhile\b|\bwhereas\b|而且|而")
@@ -39,10 +39,9 @@ def _names(clause: str) -> tuple[frozenset[str], str]:
         keys.add(f"t{set_id}")
         rest = rest.replace(alias.lower(), " ")
     for g, patterns in enumerate(_MEMBER_PATTERNS):
-        for i, pattern in enumerate(patterns):
-            if pattern.search(lowered):
-                keys.add(f"a{g}.{i}")
-                rest = pattern.sub(" ", rest)
+        for i in _members(lowered, g):
+            keys.add(f"a{g}.{i}")
+            rest = patterns[i].sub(" ", rest)
     for m in _ACRONYM.finditer(clause):
         keys.add("A" + m.group().lower())
         rest = rest.replace(m.group().lower(), " ")
@@ -54,6 +53,7 @@ def _split(text: str) -> list[str]:
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
 
 
+@lru_cache(maxsize=16384)  # a point is read against every span; a span against every point
 def _clauses(text: str) -> dict[str, tuple[int, str]]:
     """Each thing named in exactly one clause of ``text`` -> (that clause's place, the
     clause without the names in it)."""
@@ -77,9 +77,10 @@ def _overlap(a: set[str], b: set[str]) -> float:
 def roles_swapped(point: str, span: str) -> tuple[str, str] | None:
     """The keys of two things whose roles ``span`` swaps against ``point``, or None. Texts in
     two languages share too few words to tell whose words are whose: never a swap."""
-    if language_of(point) != language_of(span):
-        return None
-    said, says = _clauses(point), _clauses(span)
+    said = _clauses(point)
+    if len(said) < 2 or language_of(point) != language_of(span):
+        return None  # most points have nothing to exchange: the span is not read
+    says = _clauses(span)
     common = sorted(set(said) & set(says))
     if len(common) < 2:
         return None

@@ -127,8 +127,9 @@ class KeyBar(Widget, can_focus=False):
             label, text = f" {shown} ", f"{description} " if description else ""
             parts += [(label, key_style if enabled else key_style + dim),
                       (text, text_style if enabled else text_style + dim)]
-            spans.append((x, x + cell_len(label + text), key, enabled))
-            x += cell_len(label + text)
+            width = cell_len(label + text)
+            spans.append((x, x + width, key, enabled))
+            x += width
         if self._palette is not None:
             key, shown, description, enabled = self._palette
             tail = [("▏", dim), (f" {shown} ", key_style), (f"{description} ", text_style)]
