@@ -51,6 +51,7 @@ from interviewer.grading.claim_text import (
 from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS, language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
+from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_of, turned
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
@@ -264,10 +265,11 @@ _EITHER_SIDE = frozenset(("更多", "更少"))
 _MORE = frozenset(("更多", "增多", "变多", "more"))
 
 
-def _directions(text: str) -> list[tuple[int, set[str]]]:
-    """``(+1 or -1, units of the quantity it moves)`` for every direction word in ``text``."""
+def _directions(text: str) -> list[tuple[int, set[str], Order]]:
+    """``(+1 or -1, units of the quantity it moves, the sides of its comparison)`` for every
+    direction word in ``text``, and every size said of a quantity (:mod:`magnitudes`)."""
     lowered = text.lower()
-    out = []
+    out = [(sign, near_units(near), order_of(near)) for sign, near in magnitudes(text)]
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
@@ -282,7 +284,7 @@ def _directions(text: str) -> list[tuple[int, set[str]]]:
             near = after if word in _VERB_DIRECTIONS else before
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
-        out.append((sign, _units(near) | _terms(near)))
+        out.append((sign, near_units(near), None if word.isascii() else order_of(before)))
     return out
 
 
@@ -291,12 +293,14 @@ def direction_conflict(point: str, span: str) -> bool:
     pd, sd = _point_directions(point), _span_directions(span)
     if not pd or not sd:
         return False
-    for p_sign, p_near in pd:
-        if any(q * p_sign < 0 and p_near & q_near for q, q_near in pd):
+    for p_sign, p_near, p_order in pd:
+        if any(q * p_sign < 0 and p_near & q_near for q, q_near, _ in pd):
             continue  # the point moves it both ways ("更大的窗口保留更早的轮次")
-        same = [s_near for s_sign, s_near in sd if s_sign * p_sign > 0]
+        signed = [(-s_sign if turned(p_order, s_order) else s_sign, s_near)
+                  for s_sign, s_near, s_order in sd]
+        same = [s_near for s_sign, s_near in signed if s_sign * p_sign > 0]
         # a count (一个, a single) is opposed only by "更多/more", and the other way round
-        opposite = [s_near for s_sign, s_near in sd if s_sign * p_sign < 0
+        opposite = [s_near for s_sign, s_near in signed if s_sign * p_sign < 0
                     and {abs(s_sign), abs(p_sign)} != {1, 2}]
         if any(p_near & near for near in same):
             continue

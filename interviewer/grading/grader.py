@@ -10,6 +10,7 @@ an instruction, so asking for a score cannot earn one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -72,6 +73,14 @@ class Evidence:
     question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
     # each span: whether it is in the other language than the question
     question_cross: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # points whose best span is a bare name of one of their own terms, not the question's
+    named: set[int] = field(default_factory=set)
+
+
+# "用混合精度", "use FlashAttention": a name after a verb of use says nothing more about it
+_USE = re.compile(r"^\s*(?:(?:可以|可|要|就|再|先|还可以|还要)?"
+                  r"(?:使用|采用|启用|开启|打开|用上|用|开|上|加上)"
+                  r"|(?:use|using|enable|apply|try|add)\b)", re.IGNORECASE)
 
 
 def point_texts(point: Point) -> list[str]:
@@ -238,8 +247,13 @@ class Grader:
         sentences = split_sentences(answer)
         term_list = bool(sentences) and (all(is_bare(s) for s in sentences)
                                          or is_term_list(answer))
+        asked = AnswerText.of(question.question)
+        named = {i for i, (point, span) in enumerate(zip(points, best_spans))
+                 if i not in unsupported and is_bare(_USE.sub("", span, count=1))
+                 and names_own_term(point.text, AnswerText.of(span))
+                 and not names_own_term(point.text, asked)}
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
-                        conflicts, term_list, unsupported, to_question, cross)
+                        conflicts, term_list, unsupported, to_question, cross, named)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:
@@ -251,8 +265,12 @@ class Grader:
         # author's own words): each kind has the scorer fitted to it
         scorer = self.scorer.for_points(hand=rubric.is_hand_edited(question_id))
         d = decide(points, ev, scorer)
-        # an answer that earns something here is about this question, whatever else it says
-        earns = any(v in ("covered", "partial") for v in d.verdicts)
+        # an answer that earns something here, or names one of this question's own terms
+        # ("用混合精度", which other questions' points name too), is about this question
+        # whatever else it says
+        part = graded_part(answer)
+        earns = any(v in ("covered", "partial") for v in d.verdicts) or any(
+            names_own_term(p.text, AnswerText.of(part)) for p in points)
         results = tuple(PointResult(
             point_id=point.id, text=point.text, group=point.group, weight=point.weight,
             verdict=d.verdicts[i], probability=float(d.probs[i]),
@@ -289,6 +307,7 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
     - a point whose closest spans contradict it (:mod:`interviewer.grading.claims`) and that the
       answer does not also state elsewhere is ``contradicted`` (credit 0);
     - a bare name, or any point of an answer that is only a list of names, is at most partial;
+      a bare name of one of the point's own terms is at least partial;
     - a short clause covers one point, unless the others' own terms are in it too;
     - an answer that is only a list of names scores at most ``TERM_LIST_CAP``.
     """
@@ -311,6 +330,9 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
         bare = ev.term_list or (evidence[i] is not None and is_bare(evidence[i])
                                 and not is_bare(points[i].text))
         if verdicts[i] == "covered" and bare:
+            verdicts[i], why[i] = "partial", NAMED
+        elif verdicts[i] == "missed" and i in ev.named:
+            # only named: what the labeling rule gives a name (混合精度 for 混合精度训练)
             verdicts[i], why[i] = "partial", NAMED
     _one_claim_per_clause(points, verdicts, evidence, why, probs)
     total = sum(p.weight for p in points)

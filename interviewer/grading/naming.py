@@ -78,6 +78,8 @@ _SENTENCE_END = re.compile(r"[。!！?？\n]|\.(?!\d)")
 _LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?!\d)")
 _EXPLAINS = re.compile(r"[：:→=]|->")  # "DP：复制模型" says what DP is
 _MAX_LISTED_CJK = 8  # a noun phrase, a little longer than a bare name
+_LATIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/.^() ]*")
+_LATIN_WEIGHT = 2  # a Latin name counts as two characters of the phrase's length
 _MAX_LISTED_WORDS = 5
 MIN_LIST_ITEMS = 4
 LISTED_SHARE = 0.8
@@ -99,7 +101,10 @@ def _listed(item: str) -> bool:
     cjk = "".join(_CJK_RUN.findall(plain))
     words = [w for w in _WORD.findall(plain.lower()) if w not in ("a", "an", "the")]
     if cjk:
-        return len(cjk) <= _MAX_LISTED_CJK and len(words) <= 3 and not _PREDICATE_ZH.search(cjk)
+        # "ZeRO分片优化器状态" is a name and what it does, "bf16混合精度" one name
+        length = len(cjk) + _LATIN_WEIGHT * len(_LATIN_NAME.findall(_CJK_RUN.sub(" ", plain)))
+        return (length <= _MAX_LISTED_CJK and len(words) <= 3
+                and not _PREDICATE_ZH.search(cjk))
     return (len(words) <= _MAX_LISTED_WORDS and not set(words) & _VERB_EN
             and not set(words[:2]) & _IMPERATIVE_EN)
 

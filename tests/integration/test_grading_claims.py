@@ -8,6 +8,7 @@ import pytest
 from conftest import ROOT
 
 from interviewer.factory import build_grader
+from interviewer.grading.grader import NAMED
 from interviewer.content.bank_rubric import rubric_for_bank
 
 pytestmark = pytest.mark.integration
@@ -135,6 +136,19 @@ def test_a_question_restated_in_the_other_language_is_called_a_restatement(
     g = build_grader(real_embedder).grade(rubric, qid, answer)
     reasons = {p.reason for p in g.points if p.verdict == "missed"}
     assert reasons == {"not found: much of the answer restates the question"}, reasons
+
+
+def test_a_short_answer_naming_a_point_of_its_own_is_not_called_off_topic(
+        real_embedder, zh_bank) -> None:
+    """混合精度 is in points of q01, q02 and q04: a five-character answer that names it is
+    closer to another question's points, and it still answers q01."""
+    rubric = rubric_for_bank(zh_bank).rubric
+    g = build_grader(real_embedder).grade(rubric, "q01", "用混合精度")
+    reasons = {p.reason for p in g.points if p.verdict == "missed"}
+    assert "not found: your answer seems to address a different question" not in reasons, reasons
+    # ... and the point it names is named, not missing (the labeling rule's 0.5)
+    named = [p for p in g.points if p.text.startswith("混合精度")]
+    assert [(p.verdict, p.reason) for p in named] == [("partial", NAMED)]
 
 
 def test_an_answer_that_earns_points_is_not_called_off_topic(real_embedder, zh_bank) -> None:

@@ -265,6 +265,10 @@ def test_members_joined_by_plus_signs_are_read_in_their_role() -> None:
     ("DP：复制模型切数据；TP：切层内矩阵；PP：按层切分", False),
     ("It caches keys and values, so decoding skips recomputation.", False),
     ("显存不够，先开重计算", False),
+    # a list, then names with what each one does
+    ("数据并行、张量并行、流水线并行，ZeRO分片优化器状态，FlashAttention减少显存访问。", False),
+    # names with a Latin part are names still
+    ("fallback 契约兼容、O(n^2) 注意力矩阵、下一个 token 预测、bf16混合精度", True),
 ])
 def test_term_lists_are_told_from_statements(answer: str, listed: bool) -> None:
     from interviewer.grading.claims import is_term_list
@@ -344,3 +348,45 @@ def test_roles_exchanged_between_the_point_s_things_contradict_it(point: str, sp
 ])
 def test_the_same_pairs_in_any_order_are_not_an_exchange(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a quantity called high against low, large against small, without a comparative
+    ("shuffle 是高成本的重分布边界", "shuffle 其实开销不大"),
+    ("机器之间的带宽比机内 NVLink 低得多", "机间网络带宽其实比机内 NVLink 还高"),
+    ("学习率过大，更新步子太大，在最优点附近来回跳", "loss 震荡一般是学习率太小，更新太慢"),
+    ("QAT 在训练中模拟量化，精度最好但成本高", "QAT 精度不如 PTQ，但成本更低"),
+    ("ZeRO-3 可以训练超大模型，但通信开销变大", "ZeRO-3 的通信量比 DDP 还小"),
+    ("Shuffles are expensive because every record crosses the network",
+     "Shuffles are cheap, the records stay local"),
+    ("The KV cache is large for long contexts", "The KV cache is tiny even for long contexts"),
+])
+def test_a_magnitude_said_the_other_way_is_reversed(point: str, span: str) -> None:
+    assert contradiction(point, span) == "reversed"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("shuffle 是高成本的重分布边界", "shuffle 代价很高，是数据重新分布的边界"),
+    ("机器之间的带宽比机内 NVLink 低得多", "跨机带宽远低于机内 NVLink"),
+    ("batch size 太小，梯度估计方差大，更新方向不稳", "batch 太小的话梯度方差很大，更新方向不稳定"),
+    # the comparison the other way round says the same
+    ("机器之间的带宽比机内 NVLink 低得多", "机内 NVLink 的带宽比机器之间高得多"),
+    # sizes that name things, not magnitudes
+    ("大模型推理的瓶颈是显存带宽", "大模型推理主要卡在显存带宽上，小 batch 时更明显"),
+    ("让一个更小、更快的草稿模型先猜几个 token，再让大模型一次并行验证",
+     "用一个小的草稿模型先猜几个 token，再让大模型并行验证"),
+    ("The KV cache is large for long contexts", "For long contexts the KV cache gets big"),
+    # a size is said of the quantity in its own clause
+    ("参数量大但激活量小：万亿级模型推理时只激活几十亿参数",
+     "总参数很多，但每个token实际参与计算的只是其中一小部分"),
+    # a size asked for is no size asserted
+    ("batch size 太小，GPU 算力没被喂饱", "check that the batch size is big enough to saturate the GPU"),
+])
+def test_a_magnitude_said_the_same_way_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_a_size_asked_for_in_chinese_is_no_size_asserted() -> None:
+    from interviewer.grading.claims import direction_conflict
+
+    assert not direction_conflict("batch size 太小，GPU 算力没被喂饱", "batch size 要足够大，才能喂饱 GPU")
