@@ -2,6 +2,7 @@
 
     python bench/hand_scorer.py            # fit it, report leave-one-bank-out agreement
     python bench/hand_scorer.py --write    # also store it in the shipped calibration
+    python bench/hand_scorer.py --without denies,stance   # and what two features add
 
 Points a person writes are not the extractor's: shorter, topics as often as claims, the
 author's own words, often in the other language than the answer. The default encoder's
@@ -12,7 +13,9 @@ answer that names the terms of a Chinese point whatever it claims.
 This scorer is fitted on the shipped dev files plus every set of answers graded against an
 author's own points that is development data (``HAND_SETS``: written and labeled under
 ``bench/LABELING.md`` by writers who never saw the grader, and read since while changing
-it). Its features add the direction of a cross-language answer (``xl_zh``). Reported: for
+it). Its features add the direction of a cross-language answer (``xl_zh``) and what the
+evidence says beyond its point's words, a denial or a stance word (``denies``, ``stance``:
+a confident wrong answer in the point's own terms). Reported: for
 each bank, the answers graded by a hand scorer fitted without that bank, against the
 extracted-rubric scorer, with the claim rules on top as the grader applies them. The
 grader uses it for every question ``Rubric.is_hand_edited`` (``source: hand``, or points
@@ -42,7 +45,7 @@ from interviewer.grading.labels import load_labeled  # noqa: E402
 
 # Answer sets graded against authors' own points, development data since 2026-11-30
 # (BENCHMARKS.md says when each stopped being held out). Never add a held-out set here.
-HAND_SETS = ("xsource", "xsource-heldout", "seed-hand")
+HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
 
 
@@ -63,11 +66,12 @@ def collect(grader) -> list[dict]:
     return out
 
 
-def fit(dev_rows: np.ndarray, dev_labels: np.ndarray, answers: list[dict]) -> Scorer:
+def fit(dev_rows: np.ndarray, dev_labels: np.ndarray, answers: list[dict],
+        features: tuple[str, ...] = FEATURES) -> Scorer:
     rows = [a["evidence"].rows for a in answers if a["evidence"].rows.shape[1]]
     labels = [a["labels"] for a in answers if a["evidence"].rows.shape[1]]
     return fit_scorer(np.vstack([dev_rows, *rows]), np.concatenate([dev_labels, *labels]),
-                      source=SOURCE, features=FEATURES)
+                      source=SOURCE, features=features)
 
 
 def graded(scorer: Scorer, answer: dict) -> tuple[float, float]:
@@ -90,10 +94,19 @@ def report(name: str, pairs: list[tuple[str, float, float]]) -> None:
           f"good_zh {mean({'good_zh'}):.2f}")
 
 
+def _paired(before: list[tuple], after: list[tuple]) -> str:
+    diff = [abs(a[1] - a[2]) - abs(b[1] - b[2]) for b, a in zip(before, after)]
+    lo, hi = cs._bootstrap(diff)
+    return f"{np.mean(diff):+.4f} [{lo:+.4f}, {hi:+.4f}]"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true",
                         help="store the scorer fitted on all of it in the shipped calibration")
+    parser.add_argument("--without", default="",
+                        help="comma-separated features: also report a hand scorer fitted "
+                             "without them, paired with the full one (each bank held out)")
     args = parser.parse_args(argv)
     grader = cs._grader()
     base = grader.scorer.for_points(hand=False)
@@ -104,21 +117,28 @@ def main(argv: list[str] | None = None) -> int:
     folders = sorted({a["folder"] for a in answers})
     print(f"{len(answers)} answers in {len(folders)} banks with their authors' points; "
           f"{len(dev.items)} shipped dev answers")
-    base_pairs, hand_pairs = [], []
+    without = tuple(f for f in FEATURES if f not in set(filter(None, args.without.split(","))))
+    base_pairs, hand_pairs, less_pairs = [], [], []
     for folder in folders:
         inside = [a for a in answers if a["folder"] == folder]
-        scorer = fit(dev_rows, dev_labels, [a for a in answers if a["folder"] != folder])
+        rest = [a for a in answers if a["folder"] != folder]
+        scorer = fit(dev_rows, dev_labels, rest)
         b = [(a["kind"], *graded(base, a)) for a in inside]
         h = [(a["kind"], *graded(scorer, a)) for a in inside]
         mae = [np.mean([abs(x[1] - x[2]) for x in pairs]) for pairs in (b, h)]
         print(f"  {folder:<24} {len(inside):>3} answers  MAE {mae[0]:.3f} -> {mae[1]:.3f}")
         base_pairs += b
         hand_pairs += h
+        if without != FEATURES:
+            less = fit(dev_rows, dev_labels, rest, without)
+            less_pairs += [(a["kind"], *graded(less, a)) for a in inside]
     report("extracted-rubric scorer", base_pairs)
     report("hand scorer, bank held out", hand_pairs)
-    diff = [abs(h[1] - h[2]) - abs(b[1] - b[2]) for b, h in zip(base_pairs, hand_pairs)]
-    lo, hi = cs._bootstrap(diff)
-    print(f"paired MAE difference {np.mean(diff):+.4f} [{lo:+.4f}, {hi:+.4f}]")
+    print("paired MAE difference, hand - extracted " + _paired(base_pairs, hand_pairs))
+    if less_pairs:
+        report(f"... without {args.without}", less_pairs)
+        print(f"paired MAE difference, hand - without {args.without} "
+              + _paired(less_pairs, hand_pairs))
     if args.write:
         hand = fit(dev_rows, dev_labels, answers)
         data = json.loads(SHIPPED.read_text(encoding="utf-8"))

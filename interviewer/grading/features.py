@@ -19,6 +19,8 @@ failure modes, and a calibrated scorer (:mod:`interviewer.grading.calibration`) 
 ``xl_zh``   ``xl`` one way: a Chinese answer to an English point (the two directions
             measure differently: English terms survive in Chinese answers, not back)
 ``e_xl_zh`` ``e`` when ``xl_zh``
+``denies``  the evidence has more denials than the point (:mod:`interviewer.grading.stance`)
+``stance``  ... or more words taking a stance (其实, 反而, 不用, actually, no need)
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from interviewer.content.language import CJK_RUN as _CJK_RUN
 from interviewer.content.language import cjk_count, language_of
 
 FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl",
-            "xl_zh", "e_xl_zh")
+            "xl_zh", "e_xl_zh", "denies", "stance")
 # the features of the scorers fitted before the direction of a cross-language answer was one
 BASE_FEATURES = FEATURES[:10]
 
@@ -145,7 +147,8 @@ def is_cross_lingual(point: str, answer: AnswerText) -> bool:
 
 def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: int, off: float,
                 seg_question: float, second: float, point_question: float,
-                cross: bool, into_chinese: bool = False) -> np.ndarray:
+                cross: bool, into_chinese: bool = False,
+                marks: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     xl = 1.0 if cross else 0.0
     xl_zh = 1.0 if cross and into_chinese else 0.0
     return np.array([
@@ -161,4 +164,5 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
         e * xl,
         xl_zh,
         e * xl_zh,
+        *marks,
     ], dtype=np.float64)

@@ -28,6 +28,7 @@ from interviewer.grading.features import (
     names_own_term,
 )
 from interviewer.grading.grade import CREDIT, Grade, PointResult
+from interviewer.grading.stance import stance_marks
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
 from interviewer.content.language import CJK as _CJK
@@ -73,7 +74,8 @@ class Evidence:
     question_similarity: np.ndarray = field(default_factory=lambda: np.zeros(0))
     # each span: whether it is in the other language than the question
     question_cross: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    # points whose best span is a bare name of one of their own terms, not the question's
+    # points that are only a name, whose best span is a bare name of one of their own terms,
+    # not the question's
     named: set[int] = field(default_factory=set)
 
 
@@ -203,7 +205,8 @@ class Grader:
                 second=float(others.max()) if others.size else 0.0,
                 point_question=float(point_vecs[i] @ q_vec),
                 cross=is_cross_lingual(points[i].text, prepared),
-                into_chinese=not _CJK.search(points[i].text))
+                into_chinese=not _CJK.search(points[i].text),
+                marks=stance_marks(points[i].text, spans[j]))
 
         context = sentence_of(answer, spans)
         memo: dict[tuple[str, str], str | None] = {}
@@ -249,7 +252,8 @@ class Grader:
                                          or is_term_list(answer))
         asked = AnswerText.of(question.question)
         named = {i for i, (point, span) in enumerate(zip(points, best_spans))
-                 if i not in unsupported and is_bare(_USE.sub("", span, count=1))
+                 if i not in unsupported and is_bare(point.text)
+                 and is_bare(_USE.sub("", span, count=1))
                  and names_own_term(point.text, AnswerText.of(span))
                  and not names_own_term(point.text, asked)}
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
@@ -307,7 +311,7 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
     - a point whose closest spans contradict it (:mod:`interviewer.grading.claims`) and that the
       answer does not also state elsewhere is ``contradicted`` (credit 0);
     - a bare name, or any point of an answer that is only a list of names, is at most partial;
-      a bare name of one of the point's own terms is at least partial;
+      a point that is only a name is at least partial when a bare name names it;
     - a short clause covers one point, unless the others' own terms are in it too;
     - an answer that is only a list of names scores at most ``TERM_LIST_CAP``.
     """
@@ -321,7 +325,7 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
         if conflict is None or verdicts[i] == "covered":
             continue
         span, row, kind = conflict
-        if scorer.verdict(float(scorer.probability(row)[0])) != "missed":
+        if scorer.verdict(float(scorer.probability(_unmarked(row))[0])) != "missed":
             # the answer's closest words to the point say otherwise
             verdicts[i], evidence[i], why[i] = "contradicted", span, CONTRADICTION[kind]
     for i in range(n):
@@ -341,6 +345,18 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
     if ev.term_list and score > TERM_LIST_CAP:
         score, note = TERM_LIST_CAP, TERM_LIST_NOTE
     return Decision(probs, verdicts, evidence, why, score, note)
+
+
+_MARKS = [FEATURES.index("denies"), FEATURES.index("stance")]
+
+
+def _unmarked(row: np.ndarray) -> np.ndarray:
+    """A span's row without its denials and stance words: whether the span is about the
+    point closely enough to contradict it is asked of its words, not of how it says them
+    (which is what the contradiction is)."""
+    out = np.array(row, dtype=np.float64, copy=True)
+    out[..., _MARKS] = 0.0
+    return out
 
 
 NAMED = "named, but not explained: say what it does or why it matters"

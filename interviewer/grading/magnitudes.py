@@ -29,7 +29,9 @@ _NEGATE = "不太|并不|并没有那么|没有那么|没那么|不"
 _TAIL = "得多|很多|不少|得很"
 _END = r"(?=$|[，,。；;！!？?）)、：:\s]|的话)"
 _ZH = re.compile(
-    rf"(?P<neg>{_NEGATE})?(?P<deg>{_DEGREE})?(?P<adj>[大高多小低少])(?P<tail>{_TAIL})?{_END}")
+    rf"(?P<neg>{_NEGATE})?(?P<deg>{_DEGREE})?(?P<adj>[大高多小低少])(?P<tail>{_TAIL})?{_END}"
+    # 太/过/偏 make a predicate whatever follows ("batch size太小梯度方差大")
+    rf"|(?P<neg2>{_NEGATE})?(?P<deg2>太|过于|过|偏)(?P<adj2>[大高多小低少])")
 # characters that make a word with the size after them, not a predicate about a quantity
 _WORD_BEFORE = frozenset("变更扩加增放降提升减缩至强庞巨伟重宽许好诸最够")
 _WORDS = re.compile("差不多|至少|至多|多少|大小|高低")
@@ -62,7 +64,8 @@ def magnitudes(text: str) -> list[tuple[int, str]]:
     for m in _ZH.finditer(lowered):
         if any(lo < m.end() and m.start() < hi for lo, hi in words):
             continue
-        neg, deg, adj, tail = m.group("neg"), m.group("deg"), m.group("adj"), m.group("tail")
+        neg, deg = m.group("neg") or m.group("neg2"), m.group("deg") or m.group("deg2")
+        adj, tail = m.group("adj") or m.group("adj2"), m.group("tail")
         before_char = lowered[m.start() - 1:m.start()]
         if not (neg or deg or tail):
             # a bare size ends a clause after its quantity ("方差大，"), never a word

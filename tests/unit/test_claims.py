@@ -376,6 +376,8 @@ def test_a_magnitude_said_the_other_way_is_reversed(point: str, span: str) -> No
     ("让一个更小、更快的草稿模型先猜几个 token，再让大模型一次并行验证",
      "用一个小的草稿模型先猜几个 token，再让大模型并行验证"),
     ("The KV cache is large for long contexts", "For long contexts the KV cache gets big"),
+    # run on with no comma: each size is said of what comes right before it
+    ("batch size太小：梯度估计方差大，导致更新方向不稳定", "batch size太小梯度方差大"),
     # a size is said of the quantity in its own clause
     ("参数量大但激活量小：万亿级模型推理时只激活几十亿参数",
      "总参数很多，但每个token实际参与计算的只是其中一小部分"),

@@ -259,3 +259,47 @@ def test_after_warm_up_the_first_grade_encodes_only_the_answer_and_compiles_noth
     encoded = [t for call in inner.calls for t in call]
     assert set(encoded) <= {answer, *evidence_spans(answer)}
     assert compiled == []
+
+
+@pytest.mark.parametrize(("point", "span", "marks"), [
+    # a denial or a stance word the point does not have
+    ("CBO 依赖统计信息", "CBO 其实不需要统计信息", (1.0, 1.0)),
+    ("shuffle 是高成本的重分布边界", "shuffle 其实开销不大", (1.0, 1.0)),
+    ("Keep LLM calls under 5 % of traffic", "There's no need to limit LLM calls, they're cheap anyway",
+     (1.0, 1.0)),
+    ("梯度累积减少通信频率", "梯度累积反而增加通信", (0.0, 1.0)),
+    # as many as the point has: nothing
+    ("join hint 不是强制命令", "join hint 并不强制", (0.0, 0.0)),
+    ("ZeRO切分优化器状态", "ZeRO 把优化器状态切到各张卡上", (0.0, 0.0)),
+    # 从根本上 is "fundamentally", not a stance
+    ("Teacher Quality: Student performance is fundamentally limited by the teacher",
+     "学生模型的表现从根本上受限于教师模型的质量", (0.0, 0.0)),
+])
+def test_the_evidence_is_read_for_denials_and_stances_its_point_lacks(
+        point: str, span: str, marks: tuple[float, float]) -> None:
+    from interviewer.grading.stance import stance_marks
+
+    assert stance_marks(point, span) == marks
+
+
+def test_the_denial_and_stance_features_are_in_every_row() -> None:
+    ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(RUBRIC, "q", "ZeRO 其实不切分优化器状态。")
+    row = dict(zip(FEATURES, ev.rows[2]))
+    assert (row["denies"], row["stance"]) == (1.0, 1.0)
+
+
+def test_the_hand_scorer_reads_denials_and_stances() -> None:
+    from interviewer.grading.calibration import scorer_for
+
+    scorer = scorer_for("google/universal-sentence-encoder-multilingual-3")
+    assert {"denies", "stance"} <= set(scorer.for_points(hand=True).features)
+    assert not {"denies", "stance"} & set(scorer.for_points(hand=False).features)
+
+
+def test_a_denial_the_scorer_weighs_down_is_still_shown_as_a_contradiction() -> None:
+    """The scorer may weigh a denial down to 'missed'; the claim rules still say why."""
+    scorer = Scorer(0.6, 0.3, weights=(10.0, -20.0), mean=(0.0, 0.0), scale=(1.0, 1.0),
+                    bias=-3.0, features=("e", "denies"), source="test")
+    g = grade("ZeRO不切分优化器状态。", scorer)
+    assert g.points[2].verdict == "contradicted"
+    assert g.points[2].evidence == "ZeRO不切分优化器状态"
