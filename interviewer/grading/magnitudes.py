@@ -34,6 +34,7 @@ _ZH = re.compile(
     rf"|(?P<neg2>{_NEGATE})?(?P<deg2>太|过于|过|偏)(?P<adj2>[大高多小低少])")
 # characters that make a word with the size after them, not a predicate about a quantity
 _WORD_BEFORE = frozenset("变更扩加增放降提升减缩至强庞巨伟重宽许好诸最够")
+_ADJECTIVES = frozenset("慢快好差高低大小多少长短强弱贵")
 _WORDS = re.compile("差不多|至少|至多|多少|大小|高低")
 _NOUNS = ("成本|开销|代价|延迟|时延|吞吐量|吞吐|带宽|显存占用|显存|内存占用|内存|精度|并发|"
           "负载|功耗|风险|通信量|通信开销|方差|偏差|利用率|命中率|准确率")
@@ -64,6 +65,8 @@ def magnitudes(text: str) -> list[tuple[int, str]]:
     for m in _ZH.finditer(lowered):
         if any(lo < m.end() and m.start() < hi for lo, hi in words):
             continue
+        if lowered[m.start() - 1:m.start()] in _ADJECTIVES and (m.group("deg") or m.group("deg2")):
+            continue  # "慢太多了", "好很多": how much, after another adjective
         neg, deg = m.group("neg") or m.group("neg2"), m.group("deg") or m.group("deg2")
         adj, tail = m.group("adj") or m.group("adj2"), m.group("tail")
         before_char = lowered[m.start() - 1:m.start()]

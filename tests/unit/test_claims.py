@@ -376,6 +376,8 @@ def test_a_magnitude_said_the_other_way_is_reversed(point: str, span: str) -> No
     ("让一个更小、更快的草稿模型先猜几个 token，再让大模型一次并行验证",
      "用一个小的草稿模型先猜几个 token，再让大模型并行验证"),
     ("The KV cache is large for long contexts", "For long contexts the KV cache gets big"),
+    # 太多 after an adjective says how much, not how many
+    ("机器之间的带宽比机内 NVLink 低得多", "机器之间的网络比机器里面 NVLink 慢太多了"),
     # run on with no comma: each size is said of what comes right before it
     ("batch size太小：梯度估计方差大，导致更新方向不稳定", "batch size太小梯度方差大"),
     # a size is said of the quantity in its own clause
