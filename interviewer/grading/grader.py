@@ -250,12 +250,13 @@ class Grader:
         sentences = split_sentences(answer)
         term_list = bool(sentences) and (all(is_bare(s) for s in sentences)
                                          or is_term_list(answer))
-        asked = AnswerText.of(question.question)
         named = {i for i, (point, span) in enumerate(zip(points, best_spans))
                  if i not in unsupported and is_bare(point.text)
                  and is_bare(_USE.sub("", span, count=1))
-                 and names_own_term(point.text, AnswerText.of(span))
-                 and not names_own_term(point.text, asked)}
+                 and names_own_term(point.text, AnswerText.of(span))}
+        if named:
+            asked = AnswerText.of(question.question)
+            named = {i for i in named if not names_own_term(points[i].text, asked)}
         return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
                         conflicts, term_list, unsupported, to_question, cross, named)
 
@@ -272,9 +273,10 @@ class Grader:
         # an answer that earns something here, or names one of this question's own terms
         # ("用混合精度", which other questions' points name too), is about this question
         # whatever else it says
-        part = graded_part(answer)
-        earns = any(v in ("covered", "partial") for v in d.verdicts) or any(
-            names_own_term(p.text, AnswerText.of(part)) for p in points)
+        earns = any(v in ("covered", "partial") for v in d.verdicts)
+        if not earns:
+            said = AnswerText.of(graded_part(answer))
+            earns = any(names_own_term(p.text, said) for p in points)
         results = tuple(PointResult(
             point_id=point.id, text=point.text, group=point.group, weight=point.weight,
             verdict=d.verdicts[i], probability=float(d.probs[i]),
