@@ -8,6 +8,7 @@ come back as messages; the UI thread never waits on the model.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -111,7 +112,10 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
         if self.initial_resume is not None:
             self.resume_session(self.initial_resume)
         elif self.initial_plan is not None:
-            self.start_interview(self.initial_plan)
+            # the same command after a closed terminal: the typed answer comes first
+            plan = self.initial_plan
+            if not self.offer_resume(otherwise=lambda: self.start_interview(plan)):
+                self.start_interview(plan)
         else:
             self.push_screen(self._setup_screen())
             self.offer_resume()
@@ -145,20 +149,24 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
         self._show(InterviewScreen(self.controller, 0))
         self._warm_rubric()
 
-    def offer_resume(self) -> None:
-        """Ask whether to go on with an interview a crash or a kill left unfinished."""
+    def offer_resume(self, otherwise: Callable[[], None] | None = None) -> bool:
+        """Ask whether to go on with an interview a crash or a kill left unfinished; False
+        when there is none. ``otherwise`` runs when the user declines."""
         interrupted = self.controller.interrupted()
         if interrupted is None:
-            return
+            return False
         row, question = interrupted
 
         def decide(yes: bool | None) -> None:
             if yes:
                 self.resume_session(row)
-            else:
-                self.controller.abandon(row)
+                return
+            self.controller.abandon(row)
+            if otherwise is not None:
+                otherwise()
 
         self.push_screen(ConfirmScreen(question), decide)
+        return True
 
     def resume_session(self, row: SessionRow) -> None:
         try:

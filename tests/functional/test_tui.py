@@ -354,6 +354,33 @@ async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
     assert [s.id for s in Store.open(settings.data_dir).interrupted()] == [session_id]
 
 
+async def test_the_same_command_again_offers_the_interrupted_interview_first(settings) -> None:
+    """`interviewer --bank … --count …` after a closed terminal: the typed answer is offered
+    before a new interview starts, and declining it starts the one asked for."""
+    first = build(settings, n=2)
+    async with first.run_test() as pilot:
+        await wait_for(pilot, lambda: asking(first))
+        await type_answer(pilot, "没写完的答案")
+        first.screen.save_now()
+        first.recorder.close()  # the terminal closes: its lock goes with it
+    first.store.close()
+    again = build(settings, n=2)
+    async with again.run_test() as pilot:
+        await wait_for(pilot, lambda: on(again, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: asking(again, 0))
+        assert again.screen.query_one(TextArea).text == "没写完的答案"
+        again.recorder.close()
+    again.store.close()
+    declined = build(settings, n=2)
+    async with declined.run_test() as pilot:
+        await wait_for(pilot, lambda: on(declined, ConfirmScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(declined, 0))
+        assert declined.screen.query_one(TextArea).text == ""
+        declined.recorder.close()
+
+
 async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_bank) -> None:
     """A real openai client against a real chat-completions server on 127.0.0.1."""
     from dataclasses import replace
