@@ -364,21 +364,16 @@ async def test_the_same_command_again_offers_the_interrupted_interview_first(set
         first.screen.save_now()
         first.recorder.close()  # the terminal closes: its lock goes with it
     first.store.close()
-    again = build(settings, n=2)
-    async with again.run_test() as pilot:
-        await wait_for(pilot, lambda: on(again, ConfirmScreen))
-        await pilot.press("y")
-        await wait_for(pilot, lambda: asking(again, 0))
-        assert again.screen.query_one(TextArea).text == "没写完的答案"
-        again.recorder.close()
-    again.store.close()
-    declined = build(settings, n=2)
-    async with declined.run_test() as pilot:
-        await wait_for(pilot, lambda: on(declined, ConfirmScreen))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: asking(declined, 0))
-        assert declined.screen.query_one(TextArea).text == ""
-        declined.recorder.close()
+    # accepted: the draft is back (and closing again leaves it resumable); declined: a new one
+    for key, draft in (("y", "没写完的答案"), ("n", "")):
+        again = build(settings, n=2)
+        async with again.run_test() as pilot:
+            await wait_for(pilot, lambda: on(again, ConfirmScreen))
+            await pilot.press(key)
+            await wait_for(pilot, lambda: asking(again, 0))
+            assert again.screen.query_one(TextArea).text == draft
+            again.recorder.close()
+        again.store.close()
 
 
 async def test_followup_streams_in_and_its_answer_is_graded_apart(settings, zh_bank) -> None:
