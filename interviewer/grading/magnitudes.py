@@ -65,11 +65,11 @@ def magnitudes(text: str) -> list[tuple[int, str]]:
     for m in _ZH.finditer(lowered):
         if any(lo < m.end() and m.start() < hi for lo, hi in words):
             continue
-        if lowered[m.start() - 1:m.start()] in _ADJECTIVES and (m.group("deg") or m.group("deg2")):
-            continue  # "慢太多了", "好很多": how much, after another adjective
         neg, deg = m.group("neg") or m.group("neg2"), m.group("deg") or m.group("deg2")
         adj, tail = m.group("adj") or m.group("adj2"), m.group("tail")
         before_char = lowered[m.start() - 1:m.start()]
+        if deg and before_char in _ADJECTIVES:
+            continue  # "慢太多了", "好很多": how much, after another adjective
         if not (neg or deg or tail):
             # a bare size ends a clause after its quantity ("方差大，"), never a word
             if not re.match(f"[{CJK_CHARS}A-Za-z0-9]", before_char) or \

@@ -333,16 +333,21 @@ async def test_history_screen_shows_finished_sessions(settings) -> None:
         await wait_for(pilot, lambda: on(app, SummaryScreen))
 
 
-async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
-    from interviewer.sessions.store import Store
-
+async def interrupt_while_typing(settings, draft: str) -> None:
+    """An interview whose process dies mid-answer with ``draft`` typed: its lock goes with it."""
     first = build(settings, n=2)
     async with first.run_test() as pilot:
         await wait_for(pilot, lambda: asking(first))
-        await type_answer(pilot, "没写完的答案")
+        await type_answer(pilot, draft)
         first.screen.save_now()
-        first.recorder.close()  # the process dies: its lock goes with it
+        first.recorder.close()
     first.store.close()
+
+
+async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
+    from interviewer.sessions.store import Store
+
+    await interrupt_while_typing(settings, "没写完的答案")
     second = build(settings, plan=False)
     async with second.run_test() as pilot:
         await wait_for(pilot, lambda: on(second, ConfirmScreen))
@@ -357,13 +362,7 @@ async def test_an_interrupted_session_is_offered_and_resumed(settings) -> None:
 async def test_the_same_command_again_offers_the_interrupted_interview_first(settings) -> None:
     """`interviewer --bank … --count …` after a closed terminal: the typed answer is offered
     before a new interview starts, and declining it starts the one asked for."""
-    first = build(settings, n=2)
-    async with first.run_test() as pilot:
-        await wait_for(pilot, lambda: asking(first))
-        await type_answer(pilot, "没写完的答案")
-        first.screen.save_now()
-        first.recorder.close()  # the terminal closes: its lock goes with it
-    first.store.close()
+    await interrupt_while_typing(settings, "没写完的答案")
     # accepted: the draft is back (and closing again leaves it resumable); declined: a new one
     for key, draft in (("y", "没写完的答案"), ("n", "")):
         again = build(settings, n=2)
