@@ -34,15 +34,23 @@ def topic_core(point: str) -> str:
 # ---------------------------------------------------------------- bare names
 
 # Words that make a Chinese clause say something about its terms. Single characters only
-# where they are rarely part of a technical noun.
-_PREDICATE_ZH = re.compile(
-    r"是|把|将|让|使|会(?!话)|可以|能够|不能|要|需要|就|都|也|在(?!线)|对(?!比|齐|象|话)|从|到|给|"
-    r"有(?!向)|没|不|比(?!例|较|特)|更(?!新)|很|太|被|而|则|了|着|通过|"
-    r"减少|降低|提高|提升|增加|避免|实现|支持|保证|利用|进行|依赖|导致|因为|所以|如果|"
+# where they are rarely part of a technical noun, and not inside the words that hold them
+# ("作用域", "调用", "利用率", "有序", "有向").
+_GRAMMAR_ZH = (
+    r"是|把|将|让|使|会(?!话)|可以|能够|不能|要|需要|就|都|也|在(?!线)|对(?!比|齐|象|话)|从|(?<![端点])到(?![端点])|给|"
+    r"有(?!向|序|状态|界|限|损)|没|不|比(?!例|较|特)|更(?!新)|很|太|被|而|则|了|着|通过|"
+    r"因为|所以|如果|的时候|(?<![作引调费应信])用(?!户|量|率|例)|加上|上了|开了|开启|打开|"
+    r"启用|使用|采用|引入|换成|换用|用来|用于|首先|然后|再|先|还|另外")
+# Verbs that also end a noun ("幂等写入", "窄依赖", "变量提升", "低秩更新"): in a listed
+# phrase they state something only with more after them ("写入磁盘")
+_ACTION_ZH = (
+    r"减少|降低|提高|提升|增加|避免|实现|支持|保证|利用|进行|依赖|导致|"
     r"负责|存储|保存|切分|拆分|划分|分配|计算出|更新|累加|合并|读取|写入|加载|复用|"
     r"替代|代替|取代|等于|相当|等效|意味|决定|控制|处理|执行|生成|产生|传输|发送|接收|节省|"
-    r"占用|放到|存到|切到|拆成|分成|变成|作为|用来|用于|的时候|用(?!户|量)|加上|上了|开了|开启|打开|启用|"
-    r"使用|采用|引入|换成|换用|首先|然后|再|先|还|另外")
+    r"占用|放到|存到|切到|拆成|分成|变成|作为")
+_PREDICATE_ZH = re.compile(f"{_GRAMMAR_ZH}|{_ACTION_ZH}")
+_GRAMMAR_ZH_RE = re.compile(_GRAMMAR_ZH)
+_ACTION_ZH_RE = re.compile(_ACTION_ZH)
 _VERB_EN = frozenset(
     "is are was were be been being can could will would should may might must do does did has "
     "have had uses keeps makes lets allows reduces saves avoids splits stores shards computes "
@@ -92,6 +100,7 @@ _IMPERATIVE_EN = frozenset(
     "profile measure tune pin prefetch compile quantize offload combine include cover "
     "classify tag collect monitor track log store record "
     "before after first then".split())  # ... or a step in a sequence ("before migrating")
+_STEP_EN = frozenset("first then also next finally".split())
 
 
 def _listed(item: str) -> bool:
@@ -104,9 +113,16 @@ def _listed(item: str) -> bool:
         # "ZeRO分片优化器状态" is a name and what it does, "bf16混合精度" one name
         length = len(cjk) + _LATIN_WEIGHT * len(_LATIN_NAME.findall(_CJK_RUN.sub(" ", plain)))
         return (length <= _MAX_LISTED_CJK and len(words) <= 3
-                and not _PREDICATE_ZH.search(cjk))
+                and not _GRAMMAR_ZH_RE.search(cjk)
+                and all(m.end() == len(cjk) for m in _ACTION_ZH_RE.finditer(cjk)))
     return (len(words) <= _MAX_LISTED_WORDS and not set(words) & _VERB_EN
-            and not set(words[:2]) & _IMPERATIVE_EN)
+            and not _leads_with_advice(words))
+
+
+def _leads_with_advice(words: list[str]) -> bool:
+    """"use bf16", "first split the batch": an advice word leads, or follows a step word."""
+    lead = words[:2] if words[:1] and words[0] in _STEP_EN else words[:1]
+    return bool(set(lead) & _IMPERATIVE_EN)
 
 
 def is_term_list(answer: str) -> bool:

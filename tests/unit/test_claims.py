@@ -269,6 +269,18 @@ def test_members_joined_by_plus_signs_are_read_in_their_role() -> None:
     ("数据并行、张量并行、流水线并行，ZeRO分片优化器状态，FlashAttention减少显存访问。", False),
     # names with a Latin part are names still
     ("fallback 契约兼容、O(n^2) 注意力矩阵、下一个 token 预测、bf16混合精度", True),
+    # a noun that ends in a verb names a thing ("幂等写入", "窄依赖", "变量提升"), and
+    # characters of a predicate inside a word ("作用域", "有序") make none
+    ("Lineage、血缘、重算、窄依赖、宽依赖、Checkpoint", True),
+    ("端到端、可重放 Source、Checkpoint、Barrier 对齐、幂等写入、两阶段提交", True),
+    ("词法作用域、内部函数、捕获的状态、单方法对象、私有变量、模块模式", True),
+    ("变量提升、暂时性死区、块级作用域、函数作用域、默认 const", True),
+    ("连续显存预分配、block、块表映射、显存利用率、吞吐、prefix 共享", True),
+    # ... but a verb with its object after it states something
+    ("梯度累积节省显存、算子融合减少访存、重计算换显存、混合精度提速", False),
+    ("消息写入磁盘、副本同步更新、消费者提交 offset、分区有序", False),
+    # a word of advice ("cache", "store") leads the item when it is one
+    ("KV cache, fixed-size blocks, block table, contiguous memory, fragmentation, padding", True),
 ])
 def test_term_lists_are_told_from_statements(answer: str, listed: bool) -> None:
     from interviewer.grading.claims import is_term_list
