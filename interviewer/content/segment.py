@@ -17,7 +17,7 @@ _PAIRS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "『": "
 SENTENCE_END = "。！？!?；;"
 CLAUSE_SEP = "，,；;：:"
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "Dr.", "Mr.", "Ms.", "No.")
-BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
+BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）])\s*")
 
 
 def has_cjk(text: str) -> bool:

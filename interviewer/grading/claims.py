@@ -57,22 +57,30 @@ from interviewer.grading.roles import roles_swapped
 # ---------------------------------------------------------------- negation
 
 # Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不(?![同断仅但过少久管论止然如足错稳变行好够了到])|没有|没|"
-                     r"无需|无须|无法|并非|并不|绝非|未|避免|防止|而非|而不是|缺少|缺乏|缺失|丢失)")
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少久管论止然如足错稳变行好够了到一])|没有|没|"
+                     r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
+                     r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
 # "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
-                     r"rather than)\b|n't\b")
+                     r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
+                     r"ignore|ignores|ignoring)\b|n't\b")
 # a negation inside a condition ("if the model doesn't fit") asserts nothing
-_CONDITION = re.compile(r"(?:\b(?:if|when|unless|whether)\b|如果|若|假如|要是|当|先|暂时|还没)"
+_CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whether)\b|如果|若|假如|要是|当|"
+                        r"先|暂时|还没|确认|检查|核实)"
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
+_LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # words after an English cue
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
+
+_AVERT = frozenset(("避免", "防止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
+                    "prevents"))
+
 
 @dataclass(frozen=True)
 class _Polarity:
@@ -84,24 +92,25 @@ class _Polarity:
     head_terms: tuple[frozenset[str], ...] = ()
     negated_terms: frozenset[str] = frozenset()
     asserted_terms: frozenset[str] = frozenset()
+    averted: frozenset[str] = frozenset()  # heads of 避免, 防止, avoid, prevent
 
 
 def _polarity(text: str) -> _Polarity:
     lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
     spans: list[tuple[int, int]] = []
     heads: set[str] = set()
+    averted: set[str] = set()
     head_texts: list[str] = []
     for m in _NEG_ZH.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue
         start = m.end()
-        stop = start
-        while stop < len(lowered) and stop - start < _SCOPE_ZH and re.match(
+        stop, reach = start, 0
+        while stop < len(lowered) and reach < _SCOPE_ZH and re.match(
                 f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]):
-            stop += 1
-        while stop < len(lowered) and re.match(r"[a-z0-9]", lowered[stop]) and re.match(
-                r"[a-z0-9]", lowered[stop - 1]):
-            stop += 1  # a Latin word is read whole
+            word = _LATIN_RUN.match(lowered, stop)
+            stop = word.end() if word else stop + 1  # a Latin word is read whole, and
+            reach += 1  # counts as one character of the reach
         spans.append((start, stop))
         scope = lowered[start:stop].lstrip(_AUX_ZH)
         head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
@@ -115,8 +124,13 @@ def _polarity(text: str) -> _Polarity:
         cjk = _CJK_RUN.match(scope)
         if cjk:
             heads.add(cjk.group()[:2])
+            if m.group() in _AVERT:
+                averted.add(cjk.group()[:2])
         else:
-            heads |= {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
+            head = {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
+            heads |= head
+            if m.group() in _AVERT:
+                averted |= head
     for m in _CANNOT_ZH.finditer(lowered):  # "触发不了" denies 触发
         if not _CONDITION.search(lowered[:m.start()]):
             spans.append((m.start(1), m.end(1)))
@@ -133,6 +147,8 @@ def _polarity(text: str) -> _Polarity:
                 # what is denied: the first content words together ("avoid gradient
                 # underflow" denies an underflow, not gradients)
                 heads.add(" ".join(content[:2]))
+                if m.group() in _AVERT:
+                    averted.add(" ".join(content[:2]))
     negated: set[str] = set()
     for lo, hi in spans:
         negated |= _units(lowered[lo:hi])
@@ -144,7 +160,7 @@ def _polarity(text: str) -> _Polarity:
     return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
                      tuple(t for t in map(_terms, head_texts) if t),
                      frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
-                     _terms(" ".join(kept)))
+                     _terms(" ".join(kept)), frozenset(averted))
 
 
 def _minus(heads: set[str], units: set[str]) -> set[str]:
@@ -222,15 +238,15 @@ def negation_conflict(point: str, span: str) -> bool:
             return True
     if p.has_negation:
         # the point denies something the span asserts without a negation of its own
-        if _within(_minus(p.heads, s.negated), s.asserted):
+        if _within(_minus(p.heads - p.averted, s.negated), s.asserted):
             return True
     if language_of(point) != language_of(span):
         # across languages only glossary terms meet: the term right after a denial, which
         # the other side states with no denial anywhere (word order differs: "the
         # parameters are not updated" denies what comes before the cue)
         for mine, other in ((s, p), (p, s)):
-            if not other.has_negation and any(t <= other.asserted_terms
-                                              for t in mine.head_terms):
+            if any(t <= other.asserted_terms and not t & other.negated_terms
+                   for t in mine.head_terms):
                 return True
     return False
 
@@ -314,28 +330,52 @@ def direction_conflict(point: str, span: str) -> bool:
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
               "九": 9, "十": 10, "半": 0.5}
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9.\-])(\d+(?:\.\d+)?)\s*(%|倍|x\b|×|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|bit|"
-    r"bits|b\b|k\b|m\b)?", re.IGNORECASE)
-_ZH_NUMBER = re.compile(r"([一二两三四五六七八九十])(倍|个|次|层|张|台|份|位)")
+    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]/)(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*"
+    r"(%|倍|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bit|bits|b\b|k\b|m\b)?",
+    re.IGNORECASE)
+_ZH_NUMBER = re.compile(r"([一二两三四五六七八九十])(倍|个|次|层|张|台|份|位|种)")
+_ENUMERATOR = re.compile(r"[（(]\d{1,2}[)）]")  # "(1) the serving stack …" counts nothing
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100,
+                 "thousand": 1000}
+_EN_NUMBER = re.compile(r"\b(?:a |one )?(" + "|".join(_WORD_NUMBERS)
+                        + r")\b\s*(times\b|x\b|percent\b)?", re.IGNORECASE)
+_SAME_UNIT = {"×": "x", "倍": "x", "times": "x", "percent": "%"}
+_YEAR = re.compile(r"(19|20)\d\d")
 
 
 def numbers(text: str) -> set[tuple[float, str]]:
-    """``(value, unit)`` of each standalone number (not the 8 of INT8 nor the 3 of ZeRO-3)."""
+    """``(value, unit)`` of each standalone number (not the 8 of INT8 nor the 3 of ZeRO-3,
+    nor a year, nor the 2 of N/2); 倍, × and "times" are one unit."""
     out = set()
+    text = _ENUMERATOR.sub(" ", text)
     for m in _NUMBER.finditer(text):
-        out.add((float(m.group(1)), (m.group(2) or "").lower().replace("×", "x")))
+        unit = (m.group(2) or "").lower()
+        if not unit and _YEAR.fullmatch(m.group(1)):
+            continue  # "Rajbhandari et al. 2020" says when, not how many
+        out.add((float(m.group(1).replace(",", "")), _SAME_UNIT.get(unit, unit)))
     for m in _ZH_NUMBER.finditer(text):
-        out.add((float(_ZH_DIGITS[m.group(1)]), m.group(2)))
+        out.add((float(_ZH_DIGITS[m.group(1)]), _SAME_UNIT.get(m.group(2), m.group(2))))
+    for m in _EN_NUMBER.finditer(text):
+        unit = (m.group(2) or "").lower()
+        out.add((float(_WORD_NUMBERS[m.group(1).lower()]), _SAME_UNIT.get(unit, unit)))
     return out
 
 
+def _same_value(a: float, b: float) -> bool:
+    """Equal, or one the other rounded ("about 9%" for 8.7 %)."""
+    return a == b or (min(a, b) >= 5 and (round(a) == b or round(b) == a))
+
+
 def number_conflict(point: str, span: str) -> bool:
-    """Both give a number in the same unit, and the span never gives the point's."""
+    """Both give a number in the same unit, and the span never gives the point's value (in
+    its unit, or with none: "乘 1024" and "放大 1024 倍")."""
     lp, point_transition = _point_endpoints(point)
     if point_transition and not _STILL.search(span.lower()):
         lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
     pn, sn = _point_numbers(lp), numbers(_endpoints(span.lower())[0])
-    if not pn or not sn or pn & sn:
+    if not pn or not sn or any(_same_value(a, b) and (u == v or not u or not v)
+                               for a, u in pn for b, v in sn):
         return False
     return bool({u for _, u in pn} & {u for _, u in sn})
 

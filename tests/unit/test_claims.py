@@ -14,6 +14,12 @@ from interviewer.grading.claims import contradiction, is_bare, names_neighbour, 
     ("梯度累加到梯度buffer中，不立即更新参数", "每个micro-batch都立即更新一次参数", "negated"),
     ("The KV cache stores keys and values of past tokens",
      "The KV cache does not store the keys and values", "negated"),
+    # across languages, a denial elsewhere in the span does not hide the one asserted term
+    ("AWQ：并非所有权重都同样重要", "AWQ treats all weights equally, ignoring activations", "negated"),
+    # skipping a thing denies it; a definition ("X is when …") is no condition
+    ("DPO lets you skip the explicit reward model", "DPO first trains an explicit reward model", "negated"),
+    ("Reward hacking is when the policy games the reward instead of solving the task",
+     "Reward hacking means the policy solves the task as intended", "negated"),
     # the opposite direction on the same quantity
     ("量化可以减少显存占用", "量化会增加显存占用", "reversed"),
     ("Gradient checkpointing reduces activation memory",
@@ -52,14 +58,55 @@ def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
     ("DeepSpeed是微软开发的", "DeepSpeed"),
     # the same number, and names that hold digits
     ("INT8 量化把显存减半", "INT8 量化把显存减半，速度也更快"),
+    # what is to be avoided, named as the risk ("不然容易 OOM"), or avoided in other words
+    ("服务端需要限制每个 prompt 的图片数量，避免 OOM", "要注意限制每个请求带的图片数量，不然容易 OOM"),
+    ("增加消费者实例（不超过分区数）", "在组里多加几个消费者，不过别超过分区数"),
+    ("每个控制器应独立设置限流参数，避免互相影响", "每个控制器单独配置限流参数，免得互相干扰"),
+    ("不考虑网络拓扑会造成链路拥塞，应按拓扑调度", "ignoring the network topology congests some links"),
+    ("closed-form derivation lets you skip the explicit reward model and PPO",
+     "DPO gets there without the reward model or PPO"),
+    ("Reward hacking is maximizing the reward signal without solving the task as intended",
+     "Reward hacking is when the model exploits the reward model instead of really solving the task"),
+    # both sides deny it, in their own words; a Latin word is one word of a denial's reach
+    ("证据不足时要允许回答“不足以判断”", "证据不够时，允许直接回答'现有材料无法判断'"),
+    ("失败进入补偿队列，而不是让 Agent 自由重试", "失败进入补偿队列，而不是让智能体自由重试"),
+    ("节点算力或速度不一致，快节点在同步点等慢节点", "节点快慢不一会让快节点在同步点等慢节点"),
+    # what is checked first is not denied
+    ("执行前查业务状态，执行后记录外部单号", "调用前先查一下外部系统的状态，确认没执行过再执行，执行后把单号记下来"),
+    # "基于", "适合" say something of a name
+    ("FSDP2 基于 DTensor/per-parameter sharding，适合大模型", "FSDP2 按单个参数切，特别适合单卡放不下的大模型"),
 ])
 def test_agreement_is_not_a_contradiction(point: str, span: str) -> None:
     assert contradiction(point, span) is None
 
 
+@pytest.mark.parametrize(("point", "span"), [
+    # the same number in another unit, or rounded, or with its thousands grouped
+    ("把 loss 乘一个大数（比如 1024），反向传播时梯度也被放大",
+     "先把 loss 放大比如 1024 倍，小梯度很容易变成 0"),
+    ("Trainable parameters drop from d·k to r·(d+k), often 100×–10,000× less",
+     "可训练参数从 d·k 降到 r·(d+k)，通常少 100 到 10000 倍"),
+    ("Guardrails: injection ASR 73%→8.7%", "layered defenses bring attack success from about 73% to about 9%"),
+    # numbers written as words
+    ("Size Reduction: 10-100x smaller models",
+     "a model that is ten to a hundred times smaller and 5 to 50 times faster"),
+    # a year is when, not how many
+    ("ZeRO (Rajbhandari et al. 2020): shards optimizer state (Z1), gradients (Z2), parameters (Z3)",
+     "it partitions the optimizer states, then the gradients, then the parameters in stages 1, 2 and 3"),
+])
+def test_the_same_number_said_otherwise_is_not_another(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_numbers_skip_enumerators_and_years() -> None:
+    assert numbers("Requires (1) the serving stack and (2) the scheduler, since 2023") == set()
+    assert numbers("三种 State Backend，只有一种") == {(3.0, "种"), (1.0, "种")}
+    assert numbers("quorum = N/2 + 1") == {(1.0, "")}
+
+
 def test_numbers_skip_digits_inside_names() -> None:
-    assert numbers("ZeRO-3 用 INT8 和 FP16，H100 上快 2 倍") == {(2.0, "倍")}
-    assert numbers("快两倍，占 30%") == {(2.0, "倍"), (30.0, "%")}
+    assert numbers("ZeRO-3 用 INT8 和 FP16，H100 上快 2 倍") == {(2.0, "x")}
+    assert numbers("快两倍，占 30%") == {(2.0, "x"), (30.0, "%")}
 
 
 @pytest.mark.parametrize(("span", "bare"), [

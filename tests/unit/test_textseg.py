@@ -69,3 +69,15 @@ def test_top_level_positions_match_a_plain_bracket_walk() -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         for chars in ("，,；;：:、", "。！？!?；;."):
             assert top_level_positions(text, chars) == _reference_top_level(text, chars), text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1.6 开始默认就是 sort", "1.6 开始默认就是 sort"),
+    ("2.0 以后去掉了 hash", "2.0 以后去掉了 hash"),
+    ("1. 先做数据并行", "先做数据并行"),
+    ("2) use bf16", "use bf16"),
+])
+def test_a_version_number_that_starts_a_sentence_is_not_a_bullet(text: str, expected: str) -> None:
+    from interviewer.content.segment import strip_punct
+
+    assert strip_punct(text) == expected
