@@ -137,7 +137,9 @@ def _alive(pid: int) -> bool:
 
 
 def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) -> None:
-    n = 400
+    # long enough (a minute and more) that a loaded machine cannot finish it before the
+    # signal: with 400 answers the batch once ended, exit 0, while this test waited its turn
+    n = 4000
     answers = answers_file(tmp_path / "a.jsonl", n)
     out, log = tmp_path / "o.jsonl", tmp_path / "calls.log"
     proc = start("grade", "--rubric", "ai-infra-zh", "--answers", str(answers), "--out",
