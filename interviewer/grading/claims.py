@@ -72,6 +72,7 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
                         r"先|暂时|还没|确认|检查|核实)"
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
+_CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # words after an English cue
@@ -157,6 +158,8 @@ def _polarity(text: str) -> _Polarity:
         kept.append(lowered[last:max(last, lo)])
         last = max(last, hi)
     kept.append(lowered[last:])
+    # what a requirement would bring ("要足够大，才能喂饱 GPU") is not asserted to hold
+    kept = [_CONSEQUENCE.sub(" ", k) for k in kept]
     return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
                      tuple(t for t in map(_terms, head_texts) if t),
                      frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),

@@ -71,6 +71,9 @@ def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
     ("证据不足时要允许回答“不足以判断”", "证据不够时，允许直接回答'现有材料无法判断'"),
     ("失败进入补偿队列，而不是让 Agent 自由重试", "失败进入补偿队列，而不是让智能体自由重试"),
     ("节点算力或速度不一致，快节点在同步点等慢节点", "节点快慢不一会让快节点在同步点等慢节点"),
+    # what a requirement would bring ("才能喂饱") is not asserted to hold
+    ("batch size 太小，GPU 算力没被喂饱", "batch size 要足够大，才能喂饱 GPU"),
+    ("without batching the GPU is not saturated", "you need big batches so that the GPU is saturated"),
     # what is checked first is not denied
     ("执行前查业务状态，执行后记录外部单号", "调用前先查一下外部系统的状态，确认没执行过再执行，执行后把单号记下来"),
     # "基于", "适合" say something of a name
