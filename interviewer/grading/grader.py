@@ -28,14 +28,13 @@ from interviewer.grading.features import (
     names_own_term,
 )
 from interviewer.grading.grade import CREDIT, Grade, PointResult
+from interviewer.grading.reasons import reason
 from interviewer.grading.stance import stance_marks
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
 from interviewer.content.language import CJK as _CJK
 from interviewer.content.language import language_of
 
-BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
-RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
 CONFLICT_CANDIDATES = 3  # the closest spans checked for contradicting a point
 TERM_LIST_CAP = 0.25  # an answer that only names things scores at most this
 ONE_CLAIM_CHARS = 40  # a clause this short states one thing: it covers one point, unless
@@ -282,7 +281,7 @@ class Grader:
             verdict=d.verdicts[i], probability=float(d.probs[i]),
             similarity=float(ev.similarities[i]),
             evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
-            reason=d.why[i] or _reason(d.verdicts[i], point, ev, i, scorer, earns))
+            reason=d.why[i] or reason(d.verdicts[i], ev, i, scorer, earns))
             for i, point in enumerate(points))
         return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
                      model_id=self.model_id,
@@ -395,23 +394,3 @@ def _one_claim_per_clause(points, verdicts: list[str], evidence: list[str | None
             if i != keep and not names_own_term(points[i].text, prepared):
                 verdicts[i], why[i] = "partial", ("touched on: the clause that comes closest "
                                                   "states another point")
-
-
-def _reason(verdict: str, point: Point, ev: Evidence, i: int, scorer: Scorer,
-            earns: bool = False) -> str:
-    """Why the verdict, in words a candidate can act on."""
-    span = ev.spans[i]
-    if span is None:
-        return "the answer is empty"
-    row = dict(zip(FEATURES, ev.rows[i]))
-    if verdict == "covered":
-        return "stated in your answer"
-    if verdict == "partial":
-        if row["short"] < BARE_NAME_RATIO:
-            return "named, but not explained: say what it does or why it matters"
-        return "touched on, but vague or incomplete"
-    if ev.restating >= RESTATING_SHARE:
-        return "not found: much of the answer restates the question"
-    if not earns and row["off"] < scorer.cutoff("off_topic_margin"):
-        return "not found: your answer seems to address a different question"
-    return "not found in your answer"

@@ -151,6 +151,17 @@ def test_a_short_answer_naming_a_point_of_its_own_is_not_called_off_topic(
     assert [(p.verdict, p.reason) for p in named] == [("partial", NAMED)]
 
 
+@pytest.mark.parametrize("answer", ["不知道，跳过", "no idea, skip"])
+def test_an_answer_that_says_nothing_is_not_called_off_topic(real_embedder, zh_bank,
+                                                            answer: str) -> None:
+    """"I don't know" says nothing about any question: its points are not found, and the
+    answer is not about a different question."""
+    rubric = rubric_for_bank(zh_bank).rubric
+    g = build_grader(real_embedder).grade(rubric, "q02", answer)
+    reasons = {p.reason for p in g.points}
+    assert reasons == {"not found in your answer"}, reasons
+
+
 def test_an_answer_that_earns_points_is_not_called_off_topic(real_embedder, zh_bank) -> None:
     """One sentence about another question's subject does not make the answer 'about a
     different question' when it states or names points of its own."""
