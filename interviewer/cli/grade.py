@@ -35,8 +35,8 @@ def _arguments(grade: argparse.ArgumentParser) -> None:
                        help="skip ids already graded in --out and append the rest")
     grade.add_argument("--check", action="store_true",
                        help="the configured LLM reads the credited points again and can take "
-                            "credit away, never give it (single-answer mode; llm.check_points "
-                            "in the config does it always)")
+                            "credit away, never give it (llm.check_points in the config does it "
+                            "always)")
     add_uncalibrated(grade)
 
 
@@ -52,8 +52,8 @@ def _resolve_rubric(settings: Settings, ref: str, err: TextIO):
     from interviewer.content.bank_rubric import rubric_for_bank
 
     path = Path(ref)
-    if path.suffix in (".yaml", ".yml", ".json") or path.exists():
-        return load_rubric(path)
+    if path.suffix in (".yaml", ".yml", ".json") or (path.exists() and path.suffix != ".md"):
+        return load_rubric(path)  # a bank's .md file is a bank: its rubric is built from it
     loaded = rubric_for_bank(catalog(settings, err).resolve(ref))
     for warning in loaded.warnings:
         err.write(f"warning: {warning}\n")
@@ -66,9 +66,6 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
     settings, err = ctx.settings, ctx.err
     if not args.rubric:
         raise InputError("--answers needs --rubric (a rubric file or bank id)")
-    if args.check:
-        raise InputError("--check reads one answer at a time",
-                         hint="use --bank B --question Q --answer-file F --check")
     if args.resume and not args.out:
         raise InputError("--resume needs --out (the file whose finished ids are skipped)")
     if args.jobs < 1:
@@ -81,6 +78,7 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
         from interviewer.reports.report import format_of
 
         format_of(args.report)
+    check = _checker(ctx, args)
     jobs, capped = cap_jobs(args.jobs, args.force_jobs)
     if capped:
         err.write(f"interviewer: {capped}\n")
@@ -92,7 +90,8 @@ def grade_batch(ctx: Context, args: argparse.Namespace) -> int:
     done = run_batch(parsed, rubric, answers=args.answers, out=args.out, resume=args.resume,
                      jobs=jobs, stdout=ctx.out, err=err, settings=settings,
                      make_grader=factory.make_grader,
-                     keep_grades=bool(args.report and not args.out))
+                     keep_grades=bool(args.report and not args.out),
+                     check=check and (lambda qid, g: check(rubric.question(qid), g)))
     if args.resume and done.skipped:
         err.write(f"skipped {len(done.skipped)} answers already in {args.out}\n")
     if args.report:
@@ -126,12 +125,7 @@ def grade_one(ctx: Context, args: argparse.Namespace) -> int:
     if missing:
         raise InputError(f"missing {', '.join(missing)}",
                          hint="use --bank B --question Q --answer-file F, or --rubric R --answers A.jsonl")
-    prober = None
-    if args.check or ctx.settings.llm.check_points:
-        prober = factory.make_prober(ctx.settings)
-        if args.check and prober.missing_setting():
-            raise InputError(f"--check needs an LLM: {prober.missing_setting()}",
-                             hint="see README.md, 'Follow-up questions from an LLM'")
+    check = _checker(ctx, args)
     bank = catalog(ctx.settings, ctx.err).resolve(args.bank)
     question = bank.question(args.question)
     answer = read_text(args.answer_file, InputError)
@@ -141,18 +135,39 @@ def grade_one(ctx: Context, args: argparse.Namespace) -> int:
     for warning in loaded.warnings:
         ctx.err.write(f"warning: {warning}\n")
     result = factory.make_grader(ctx.settings).grade(loaded.rubric, question.id, answer)
-    if prober is not None:
-        from interviewer.grading.llm_check import check_grade
-
-        checked = check_grade(prober, loaded.rubric.question(question.id), result)
-        if checked.notice:
-            ctx.err.write(f"interviewer: {checked.notice}\n")
-        result = checked.grade
+    if check is not None:
+        result, notice = check(loaded.rubric.question(question.id), result)
+        if notice:
+            ctx.err.write(f"interviewer: {notice}\n")
     if args.json:
         ctx.out.write(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
     ctx.out.write(format_grade(question.text, result))
     return 0
+
+
+def _checker(ctx: Context, args: argparse.Namespace):
+    """``(question, grade) -> (grade, notice)`` when the configured LLM is to read the
+    credited points again (``--check``, or ``llm.check_points`` in the config), else None.
+    ``--check`` with no LLM configured is refused before anything is graded."""
+    if not (args.check or ctx.settings.llm.check_points):
+        return None
+    prober = factory.make_prober(ctx.settings)
+    missing = prober.missing_setting()
+    if missing and args.check:
+        raise InputError(f"--check needs an LLM: {missing}",
+                         hint="see README.md, 'Follow-up questions from an LLM'")
+    if missing:  # said once, not once per answer of a batch
+        ctx.err.write(f"interviewer: {missing}: the points were not checked\n")
+        return None
+
+    def check(question, grade):
+        from interviewer.grading.llm_check import check_grade
+
+        checked = check_grade(prober, question, grade)
+        return checked.grade, checked.notice
+
+    return check
 
 
 def format_grade(question: str, grade) -> str:

@@ -315,13 +315,16 @@ class BatchRun:
 
 def run_batch(parsed: list[BatchItem | BatchError], rubric: Rubric, *, answers: Path,
               out: Path | None, resume: bool, jobs: int, stdout: TextIO, err: TextIO,
-              settings, make_grader: Callable, keep_grades: bool = False) -> BatchRun:
+              settings, make_grader: Callable, keep_grades: bool = False,
+              check: Callable | None = None) -> BatchRun:
     """Grade ``parsed`` into ``out`` (or ``stdout``), one JSON line per input line.
 
     A bad line is said on ``err`` as ``answers:line: why`` and written as ``{id, error}``;
     with ``resume`` the ids already in ``out`` are skipped. One job writes in input order;
     several write as the workers finish. The output file is locked before anything is
-    written or loaded, so a second batch on it stops at once.
+    written or loaded, so a second batch on it stops at once. ``check(question_id, grade)
+    -> (grade, notice)`` reads each grade again before it is written (the LLM check, in this
+    process); a notice is said on ``err`` as ``answers:line: notice``.
     """
     from interviewer.grading.grade import Grade
 
@@ -337,6 +340,11 @@ def run_batch(parsed: list[BatchItem | BatchError], rubric: Rubric, *, answers: 
     progress = Progress(len(todo), getattr(err, "raw", err))  # only numbers: no escaping
 
     def write(result: dict, item=None) -> None:
+        if item is not None and check is not None:
+            checked, notice = check(item.question_id, Grade.from_dict(result, item.answer))
+            if notice:
+                err.write(f"{answers}:{item.line}: {notice}\n")
+            result = checked.to_dict(item.id)
         sink.write(json.dumps(result, ensure_ascii=False) + "\n")
         sink.flush()
         if item is not None:

@@ -165,6 +165,60 @@ def test_grade_check_on_the_command_line(tmp_path, monkeypatch) -> None:
     assert code == 2 and "llm.base_url" in err and "Traceback" not in err
 
 
+def test_grade_check_of_a_batch(tmp_path, monkeypatch) -> None:
+    """A batch is checked answer by answer; a check that fails leaves that answer's grade as
+    it was, says so on stderr with the line, and the batch goes on."""
+    bank = tmp_path / "b.md"
+    bank.write_text(BANK, encoding="utf-8")
+    wrong = "梯度累积把大batch拆成多个micro-batch，每个micro-batch都立即更新一次参数。"
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("".join(json.dumps({"id": i, "question_id": "q1", "answer": wrong},
+                                          ensure_ascii=False) + "\n" for i in ("a", "b")),
+                       encoding="utf-8")
+    plain, checked = tmp_path / "plain.jsonl", tmp_path / "checked.jsonl"
+    code, _, err = run_cli("grade", "--rubric", str(bank), "--answers", str(answers),
+                           "--out", str(plain))
+    assert code == 0, err
+    first = json.loads(plain.read_text(encoding="utf-8").splitlines()[0])
+    credited = [p["id"] for p in first["points"] if p["verdict"] in ("covered", "partial")]
+    assert credited
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("INTERVIEWER_LLM_MODEL", "m")
+        server.script = [reply(*[(pid, "contradicted", "每步都更新") for pid in credited]),
+                         Reply("not json"), Reply("still not json")]
+        code, _, err = run_cli("grade", "--rubric", str(bank), "--answers", str(answers),
+                               "--out", str(checked), "--check")
+    assert code == 0, err
+    a, b = (json.loads(line) for line in checked.read_text(encoding="utf-8").splitlines())
+    assert a["score"] == 0 and a["checked_by"].startswith("m@127.0.0.1:")
+    assert b == first | {"id": "b"} and "checked_by" not in b
+    assert f"{answers}:2: the LLM's reply was unusable" in err, err
+    # without a server the check is refused up front, before anything is graded
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    code, _, err = run_cli("grade", "--rubric", str(bank), "--answers", str(answers),
+                           "--out", str(tmp_path / "none.jsonl"), "--check")
+    assert code == 2 and "llm.base_url" in err and not (tmp_path / "none.jsonl").exists()
+
+
+def test_check_points_with_no_server_is_said_once_for_a_batch(tmp_path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("[llm]\ncheck_points = true\n", encoding="utf-8")
+    monkeypatch.setenv("INTERVIEWER_HOME", str(home))
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    bank = tmp_path / "b.md"
+    bank.write_text(BANK, encoding="utf-8")
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("".join(json.dumps({"id": i, "question_id": "q1", "answer": "累积梯度后更新"},
+                                          ensure_ascii=False) + "\n" for i in range(3)),
+                       encoding="utf-8")
+    code, out, err = run_cli("grade", "--rubric", str(bank), "--answers", str(answers))
+    assert code == 0, err
+    assert len(out.splitlines()) == 3
+    assert err.count("the points were not checked") == 1, err
+
+
 async def test_the_interview_shows_what_the_check_took_away(settings) -> None:
     from dataclasses import replace as with_
 
