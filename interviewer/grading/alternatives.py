@@ -67,6 +67,7 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("下溢", "underflow"), ("上溢", "overflow")),
     (("zero-1", "zero1", "zero stage 1"), ("zero-2", "zero2", "zero stage 2"),
      ("zero-3", "zero3", "zero stage 3")),
+    (("cp",), ("ap",), ("ca",)),  # what a distributed system keeps under CAP
 )
 _SHORT_ALIAS = 4
 
@@ -170,6 +171,30 @@ def _without_shared_terms(lp: str, ls: str) -> tuple[str, str]:
     return lp, ls
 
 
+# "etcd（CP）、Eureka（AP）": a name, and in brackets the member of a set it is
+_ATTRIBUTED = re.compile(r"([a-z][a-z0-9.\-]*|[\u4e00-\u9fff]{2,8})\s*[（(]([^（）()]{1,16})[)）]")
+_SPAN_CLAUSE = re.compile(r"[，,；;。!?！？\n]|\.(?!\d)")
+
+
+def _attribution_swapped(lp: str, ls: str) -> tuple[str, str] | None:
+    """A name the point gives one member of a set in brackets, said in the span to be
+    another member of that set, in one clause ("etcd 是 AP 系统" for "etcd（CP）")."""
+    for m in _ATTRIBUTED.finditer(lp):
+        name, attribute = m.group(1), m.group(2)
+        own = _loose_name(name)
+        for g, group in enumerate(ALTERNATIVES):
+            mine = _members(attribute, g)
+            if len(mine) != 1 or _members(name, g):
+                continue
+            for clause in _SPAN_CLAUSE.split(ls):
+                if not own.search(clause):
+                    continue
+                said = _members(own.sub(" ", clause), g)
+                if len(said) == 1 and not said & mine:
+                    return group[min(mine)][0], group[min(said)][0]
+    return None
+
+
 def swapped(point: str, span: str) -> tuple[str, str] | None:
     """``(what the point names, what the span names instead)`` when the span names a member
     of one set of alternatives in the role the point gives another ("谷歌开发的" for "微软开发
@@ -185,6 +210,9 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
     # one thing under two names ("gradient checkpointing", "activation checkpointing") is
     # not a swap of the words inside them: terms both name are set aside
     lp, ls = _without_shared_terms(lp, ls)
+    attributed = _attribution_swapped(lp, ls)
+    if attributed:
+        return attributed
     for g, group in enumerate(ALTERNATIVES):
         mp = _point_members(lp, g)
         if not mp:

@@ -236,11 +236,13 @@ class Grader:
                 if conflict is None:
                     conflict = (spans[k], row(i, k), kind)
             else:
-                # every close span contradicts the point: the best of the rest is evidence
-                rest = usable[CONFLICT_CANDIDATES:]
-                if rest:
-                    j = rest[0]
-                else:
+                # every close span contradicts the point: the best of the rest that does not
+                # is evidence (the sentence holding a contradicting clause contradicts too)
+                rest = (k for k in usable[CONFLICT_CANDIDATES:]
+                        if not contradicts(point.text, spans[k]))
+                j = next(rest, None)
+                if j is None:
+                    j = usable[0] if usable else int(order[0])
                     unsupported.add(i)
             rows.append(row(i, j))
             best_spans.append(spans[j])

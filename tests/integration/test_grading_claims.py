@@ -10,6 +10,7 @@ from conftest import ROOT
 from interviewer.factory import build_grader
 from interviewer.grading.grader import NAMED
 from interviewer.content.bank_rubric import rubric_for_bank
+from interviewer.content.rubric import Point, QuestionRubric, Rubric
 
 pytestmark = pytest.mark.integration
 
@@ -149,6 +150,17 @@ def test_a_short_answer_naming_a_point_of_its_own_is_not_called_off_topic(
     # ... and the point it names is named, not missing (the labeling rule's 0.5)
     named = [p for p in g.points if p.text.startswith("混合精度")]
     assert [(p.verdict, p.reason) for p in named] == [("partial", NAMED)]
+
+
+def test_a_sentence_holding_the_contradicting_clause_is_no_evidence(real_embedder) -> None:
+    """When every close clause contradicts a point, the sentence that holds them is not
+    taken as evidence for it instead."""
+    q = QuestionRubric(id="q", question="说说 CAP 定理，以及常见系统的选择？", source_sha256="",
+                       source="hand", points=(Point("q.k", "举例：etcd（CP）、Eureka（AP）"),))
+    answer = ("CAP 里可以放弃 P，大多数系统都是 CA。举例的话，etcd 是 AP 系统，分区时优先保证可用；"
+              "Eureka 是 CP 系统，分区时会拒绝请求。")
+    g = build_grader(real_embedder).grade(Rubric(bank="b", questions=(q,)), "q", answer)
+    assert g.points[0].verdict in ("contradicted", "missed"), g.points[0]
 
 
 @pytest.mark.parametrize("answer", ["不知道，跳过", "no idea, skip"])

@@ -14,6 +14,9 @@ from interviewer.grading.claims import contradiction, is_bare, names_neighbour, 
     ("梯度累加到梯度buffer中，不立即更新参数", "每个micro-batch都立即更新一次参数", "negated"),
     ("The KV cache stores keys and values of past tokens",
      "The KV cache does not store the keys and values", "negated"),
+    # a name the point gives one member of a set in brackets, said to be another member
+    ("举例：etcd（CP）、Eureka（AP）", "etcd 是 AP 系统，分区时优先保证可用", "swapped"),
+    ("ZeRO-1（优化器状态）", "ZeRO-1 切分的是梯度", "swapped"),
     # across languages, a denial elsewhere in the span does not hide the one asserted term
     ("AWQ：并非所有权重都同样重要", "AWQ treats all weights equally, ignoring activations", "negated"),
     # skipping a thing denies it; a definition ("X is when …") is no condition
@@ -71,6 +74,9 @@ def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
     ("证据不足时要允许回答“不足以判断”", "证据不够时，允许直接回答'现有材料无法判断'"),
     ("失败进入补偿队列，而不是让 Agent 自由重试", "失败进入补偿队列，而不是让智能体自由重试"),
     ("节点算力或速度不一致，快节点在同步点等慢节点", "节点快慢不一会让快节点在同步点等慢节点"),
+    # ... and the same attribution, or more members than one, is no swap
+    ("举例：etcd（CP）、Eureka（AP）", "etcd 是 CP 的，Eureka 是 AP 的"),
+    ("ZeRO-1（优化器状态）", "ZeRO-1 只切优化器状态，不切梯度"),
     # what a requirement would bring ("才能喂饱") is not asserted to hold
     ("batch size 太小，GPU 算力没被喂饱", "batch size 要足够大，才能喂饱 GPU"),
     ("without batching the GPU is not saturated", "you need big batches so that the GPU is saturated"),
