@@ -57,7 +57,7 @@ from interviewer.grading.roles import roles_swapped
 # ---------------------------------------------------------------- negation
 
 # Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少久管论止然如足错稳变行好够了到一])|没有|没|"
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少久管论止然如足错稳变行好够了到]|一(?!致))|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
@@ -225,10 +225,31 @@ def _denies_label(label: str, span: str) -> bool:
     return False
 
 
+# "immutable" against "mutable", "unbalanced" against "balanced": an English antonym made by
+# a prefix, of a word that reads as a property
+_PREFIXED = re.compile(r"\b(un|non-?|in|im|ir|il|dis)([a-z]{5,})\b")
+_PROPERTY = re.compile(r"(?:able|ible|ed|ent|ant|ive|al|ic|ous|ing|ate|ful|ary|ct|ure|ile)$")
+
+
+def _antonym_by_prefix(point: str, span: str) -> bool:
+    p_words = set(re.findall(r"[a-z][a-z\-]*", point.lower()))
+    s_words = set(re.findall(r"[a-z][a-z\-]*", span.lower()))
+    for mine, other in ((p_words, s_words), (s_words, p_words)):
+        for word in mine:
+            m = _PREFIXED.fullmatch(word)
+            # ... unless a side says both ("non-strict mode …, in strict mode …")
+            if (m and _PROPERTY.search(m.group(2)) and m.group(2) in other
+                    and word not in other and m.group(2) not in mine):
+                return True
+    return False
+
+
 def negation_conflict(point: str, span: str) -> bool:
     """One side denies what the other asserts, on shared terms."""
     if _point_is_bare(point):
         return _denies_name(point, span)
+    if _antonym_by_prefix(point, span):
+        return True
     label = _label(point)
     if label and is_bare(label) and not _point_polarity(point).has_negation \
             and _denies_label(label, span):

@@ -19,6 +19,12 @@ from interviewer.grading.claims import contradiction, is_bare, names_neighbour, 
     ("ZeRO-1（优化器状态）", "ZeRO-1 切分的是梯度", "swapped"),
     # across languages, a denial elsewhere in the span does not hide the one asserted term
     ("AWQ：并非所有权重都同样重要", "AWQ treats all weights equally, ignoring activations", "negated"),
+    # 不一致 still denies 一致 (only "快慢不一" is a word of its own)
+    ("强一致：所有副本的数据一致", "副本之间的数据经常不一致", "negated"),
+    # an English antonym made by a prefix
+    ("SSTables: Immutable, sorted segments on disk",
+     "SSTables are mutable log segments that are updated in place", "negated"),
+    ("B-Tree: Ordered, balanced tree over key space", "B-trees are unbalanced binary trees", "negated"),
     # skipping a thing denies it; a definition ("X is when …") is no condition
     ("DPO lets you skip the explicit reward model", "DPO first trains an explicit reward model", "negated"),
     ("Reward hacking is when the policy games the reward instead of solving the task",
@@ -74,6 +80,13 @@ def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
     ("证据不足时要允许回答“不足以判断”", "证据不够时，允许直接回答'现有材料无法判断'"),
     ("失败进入补偿队列，而不是让 Agent 自由重试", "失败进入补偿队列，而不是让智能体自由重试"),
     ("节点算力或速度不一致，快节点在同步点等慢节点", "节点快慢不一会让快节点在同步点等慢节点"),
+    # a prefix that is part of the word, or the word said both ways, is no antonym
+    ("The index is rebuilt in the background", "Indexing happens in a background thread"),
+    ("Writes are atomic and durable", "writes are atomic, never partially applied, and durable"),
+    ("In non-strict mode `this` is the global object, in strict mode it is undefined",
+     "outside strict mode it points at the global object, under 'use strict' it is undefined"),
+    ("RSM requires deterministic execution",
+     "it only works if execution is deterministic: non-deterministic calls break it"),
     # ... and the same attribution, or more members than one, is no swap
     ("举例：etcd（CP）、Eureka（AP）", "etcd 是 CP 的，Eureka 是 AP 的"),
     ("ZeRO-1（优化器状态）", "ZeRO-1 只切优化器状态，不切梯度"),
