@@ -73,6 +73,9 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 _CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
+_CLAUSES = re.compile(r"[，,；;。.!?！？\n]")
+_PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
+                         r"discouraged|deprecated|forbidden|disallowed|banned)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # words after an English cue
@@ -136,6 +139,16 @@ def _polarity(text: str) -> _Polarity:
         if not _CONDITION.search(lowered[:m.start()]):
             spans.append((m.start(1), m.end(1)))
             heads.add(m.group(1))
+    for m in _PASSIVE_EN.finditer(lowered):  # "`var` should be avoided" denies var
+        lo = max((c.end() for c in _CLAUSES.finditer(lowered, 0, m.start())), default=0)
+        if _CONDITION.search(lowered[:m.start()]) or not lowered[lo:m.start()].strip():
+            continue
+        spans.append((lo, m.start()))
+        content = [_stem(w) for w in _WORD.findall(lowered[lo:m.start()]) if w not in _STOP_EN]
+        head_texts.append(lowered[lo:m.start()])
+        if content:
+            heads.add(" ".join(content[:2]))
+            averted.add(" ".join(content[:2]))
     for m in _NEG_EN.finditer(lowered):
         if _CONDITION.search(lowered[:m.start()]):
             continue

@@ -80,6 +80,9 @@ def test_contradictions_are_seen(point: str, span: str, kind: str) -> None:
     ("证据不足时要允许回答“不足以判断”", "证据不够时，允许直接回答'现有材料无法判断'"),
     ("失败进入补偿队列，而不是让 Agent 自由重试", "失败进入补偿队列，而不是让智能体自由重试"),
     ("节点算力或速度不一致，快节点在同步点等慢节点", "节点快慢不一会让快节点在同步点等慢节点"),
+    # English says what it denies before the cue too ("X should be avoided")
+    ("`var` should be avoided whenever possible; prefer `const` as the default",
+     "所以尽量别用 var，默认一律 const"),
     # a prefix that is part of the word, or the word said both ways, is no antonym
     ("The index is rebuilt in the background", "Indexing happens in a background thread"),
     ("Writes are atomic and durable", "writes are atomic, never partially applied, and durable"),
