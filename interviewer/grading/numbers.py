@@ -1,0 +1,72 @@
+"""Numbers in a point and in a span: another number for the same unit is another claim.
+
+``numbers`` reads each standalone number with its unit (倍, × and "times" are one unit;
+English number words count; a year, an enumerator "(1)" and the 2 of "N/2" do not), and
+``number_conflict`` compares a point's with a span's, reading a transition ("从 200ms 到
+20ms") for the state it ends in.
+
+Plain ``re`` only: no numpy.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from interviewer.grading.alternatives import _endpoints, _point_endpoints, _STILL
+
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+              "九": 9, "十": 10, "半": 0.5}
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]/)(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*"
+    r"(%|倍|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bit|bits|b\b|k\b|m\b)?",
+    re.IGNORECASE)
+_ZH_NUMBER = re.compile(r"([一二两三四五六七八九十])(倍|个|次|层|张|台|份|位|种)")
+_ENUMERATOR = re.compile(r"[（(]\d{1,2}[)）]")  # "(1) the serving stack …" counts nothing
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100,
+                 "thousand": 1000}
+_EN_NUMBER = re.compile(r"\b(?:a |one )?(" + "|".join(_WORD_NUMBERS)
+                        + r")\b\s*(times\b|x\b|percent\b)?", re.IGNORECASE)
+_SAME_UNIT = {"×": "x", "倍": "x", "times": "x", "percent": "%"}
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
+def numbers(text: str) -> set[tuple[float, str]]:
+    """``(value, unit)`` of each standalone number (not the 8 of INT8 nor the 3 of ZeRO-3,
+    nor a year, nor the 2 of N/2); 倍, × and "times" are one unit."""
+    out = set()
+    text = _ENUMERATOR.sub(" ", text)
+    for m in _NUMBER.finditer(text):
+        unit = (m.group(2) or "").lower()
+        if not unit and _YEAR.fullmatch(m.group(1)):
+            continue  # "Rajbhandari et al. 2020" says when, not how many
+        out.add((float(m.group(1).replace(",", "")), _SAME_UNIT.get(unit, unit)))
+    for m in _ZH_NUMBER.finditer(text):
+        out.add((float(_ZH_DIGITS[m.group(1)]), _SAME_UNIT.get(m.group(2), m.group(2))))
+    for m in _EN_NUMBER.finditer(text):
+        unit = (m.group(2) or "").lower()
+        out.add((float(_WORD_NUMBERS[m.group(1).lower()]), _SAME_UNIT.get(unit, unit)))
+    return out
+
+
+def _same_value(a: float, b: float) -> bool:
+    """Equal, or one the other rounded ("about 9%" for 8.7 %)."""
+    return a == b or (min(a, b) >= 5 and (round(a) == b or round(b) == a))
+
+
+def number_conflict(point: str, span: str) -> bool:
+    """Both give a number in the same unit, and the span never gives the point's value (in
+    its unit, or with none: "乘 1024" and "放大 1024 倍")."""
+    lp, point_transition = _point_endpoints(point)
+    if point_transition and not _STILL.search(span.lower()):
+        lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
+    pn, sn = _point_numbers(lp), numbers(_endpoints(span.lower())[0])
+    if not pn or not sn or any(_same_value(a, b) and (u == v or not u or not v)
+                               for a, u in pn for b, v in sn):
+        return False
+    return bool({u for _, u in pn} & {u for _, u in sn})
+
+
+# what a point says is read once per process: rubric points are graded against every answer
+_point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
