@@ -31,9 +31,7 @@ from functools import lru_cache
 
 from interviewer.grading.alternatives import (  # noqa: F401 (the grader reads them from here)
     ALTERNATIVES,
-    _endpoints,
-    _point_endpoints,
-    _STILL,
+    _SPAN_CLAUSE,
     narrowed,
     swapped,
 )
@@ -75,7 +73,6 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 _CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
-_CLAUSES = re.compile(r"[，,；;。.!?！？\n]")
 _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
                          r"discouraged|deprecated|forbidden|disallowed|banned)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
@@ -142,7 +139,7 @@ def _polarity(text: str) -> _Polarity:
             spans.append((m.start(1), m.end(1)))
             heads.add(m.group(1))
     for m in _PASSIVE_EN.finditer(lowered):  # "`var` should be avoided" denies var
-        lo = max((c.end() for c in _CLAUSES.finditer(lowered, 0, m.start())), default=0)
+        lo = max((c.end() for c in _SPAN_CLAUSE.finditer(lowered, 0, m.start())), default=0)
         if _CONDITION.search(lowered[:m.start()]) or not lowered[lo:m.start()].strip():
             continue
         spans.append((lo, m.start()))
