@@ -243,9 +243,13 @@ _PREFIXED = re.compile(r"\b(un|non-?|in|im|ir|il|dis)([a-z]{5,})\b")
 _PROPERTY = re.compile(r"(?:able|ible|ed|ent|ant|ive|al|ic|ous|ing|ate|ful|ary|ct|ure|ile)$")
 
 
+@lru_cache(maxsize=16384)  # a point is read against every span, a span against every point
+def _english_words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z][a-z\-]*", text.lower()))
+
+
 def _antonym_by_prefix(point: str, span: str) -> bool:
-    p_words = set(re.findall(r"[a-z][a-z\-]*", point.lower()))
-    s_words = set(re.findall(r"[a-z][a-z\-]*", span.lower()))
+    p_words, s_words = _english_words(point), _english_words(span)
     for mine, other in ((p_words, s_words), (s_words, p_words)):
         for word in mine:
             m = _PREFIXED.fullmatch(word)

@@ -238,12 +238,12 @@ class Grader:
             else:
                 # every close span contradicts the point: the best of the rest that does not
                 # is evidence (the sentence holding a contradicting clause contradicts too)
-                rest = (k for k in usable[CONFLICT_CANDIDATES:]
-                        if not contradicts(point.text, spans[k]))
-                j = next(rest, None)
-                if j is None:
-                    j = usable[0] if usable else int(order[0])
-                    unsupported.add(i)
+                rest = next((k for k in usable[CONFLICT_CANDIDATES:]
+                             if not contradicts(point.text, spans[k])), None)
+                if rest is None:
+                    unsupported.add(i)  # j stays the closest span
+                else:
+                    j = rest
             rows.append(row(i, j))
             best_spans.append(spans[j])
             best_sims.append(float(sims[i, j]))
