@@ -26,170 +26,31 @@ Plain ``re`` only: no numpy, so the report and the TUI can import the names chea
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from interviewer.grading.alternatives import (  # noqa: F401 (the grader reads them from here)
     ALTERNATIVES,
-    _SPAN_CLAUSE,
     narrowed,
     swapped,
 )
 from interviewer.grading.claim_text import (
     _BRACKETS,
-    _CJK_RUN,
-    _STOP_EN,
-    _WORD,
     CJK_RUN_START,
     _body,
     _label,
-    _stem,
     _terms,
     _units,
 )
 from interviewer.grading.glossary import squash
-from interviewer.content.language import CJK_CHARS, language_of
+from interviewer.content.language import language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
 from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_of, turned
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
+from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
+                                          _polarity, _within)
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
-
-# Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少久管论止然如足错稳变行好够了到]|一(?!致))|没有|没|"
-                     r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
-                     r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
-_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
-# "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
-_QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
-_NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
-                     r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
-                     r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
-                     r"ignore|ignores|ignoring)\b|n't\b")
-# a negation inside a condition ("if the model doesn't fit") asserts nothing
-_CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whether)\b|如果|若|假如|要是|当|"
-                        r"先|暂时|还没|确认|检查|核实)"
-                        r"[^，,；;。.!?！？]*$")
-_QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
-_CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
-_PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
-                         r"discouraged|deprecated|forbidden|disallowed|banned)\b")
-_SCOPE_ZH = 8  # characters after a Chinese cue that it negates
-_LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
-_SCOPE_EN = 4  # words after an English cue
-_AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
-_PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
-
-_AVERT = frozenset(("避免", "防止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
-                    "prevents"))
-
-
-@dataclass(frozen=True)
-class _Polarity:
-    negated: set[str]  # units inside a negation's scope
-    heads: set[str]  # the first content unit of each scope: what is denied
-    asserted: set[str]  # units outside every scope
-    has_negation: bool
-    # the same in glossary terms, which meet across languages
-    head_terms: tuple[frozenset[str], ...] = ()
-    negated_terms: frozenset[str] = frozenset()
-    asserted_terms: frozenset[str] = frozenset()
-    averted: frozenset[str] = frozenset()  # heads of 避免, 防止, avoid, prevent
-
-
-def _polarity(text: str) -> _Polarity:
-    lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
-    spans: list[tuple[int, int]] = []
-    heads: set[str] = set()
-    averted: set[str] = set()
-    head_texts: list[str] = []
-    for m in _NEG_ZH.finditer(lowered):
-        if _CONDITION.search(lowered[:m.start()]):
-            continue
-        start = m.end()
-        stop, reach = start, 0
-        while stop < len(lowered) and reach < _SCOPE_ZH and re.match(
-                f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]):
-            word = _LATIN_RUN.match(lowered, stop)
-            stop = word.end() if word else stop + 1  # a Latin word is read whole, and
-            reach += 1  # counts as one character of the reach
-        spans.append((start, stop))
-        scope = lowered[start:stop].lstrip(_AUX_ZH)
-        head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
-        if scope[:1] in _PREP_ZH:
-            # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
-            # after the preposition, not its first word
-            phrase = sorted(_units(scope.lstrip(_PREP_ZH + " ")) - set(_PREP_ZH))
-            if phrase:
-                heads.add(" ".join(phrase))
-            continue
-        cjk = _CJK_RUN.match(scope)
-        if cjk:
-            heads.add(cjk.group()[:2])
-            if m.group() in _AVERT:
-                averted.add(cjk.group()[:2])
-        else:
-            head = {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
-            heads |= head
-            if m.group() in _AVERT:
-                averted |= head
-    for m in _CANNOT_ZH.finditer(lowered):  # "触发不了" denies 触发
-        if not _CONDITION.search(lowered[:m.start()]):
-            spans.append((m.start(1), m.end(1)))
-            heads.add(m.group(1))
-    for m in _PASSIVE_EN.finditer(lowered):  # "`var` should be avoided" denies var
-        lo = max((c.end() for c in _SPAN_CLAUSE.finditer(lowered, 0, m.start())), default=0)
-        if _CONDITION.search(lowered[:m.start()]) or not lowered[lo:m.start()].strip():
-            continue
-        spans.append((lo, m.start()))
-        content = [_stem(w) for w in _WORD.findall(lowered[lo:m.start()]) if w not in _STOP_EN]
-        head_texts.append(lowered[lo:m.start()])
-        if content:
-            heads.add(" ".join(content[:2]))
-            averted.add(" ".join(content[:2]))
-    for m in _NEG_EN.finditer(lowered):
-        if _CONDITION.search(lowered[:m.start()]):
-            continue
-        words = list(re.finditer(r"[a-z0-9][a-z0-9\-]*", lowered[m.end():]))[:_SCOPE_EN]
-        if words:
-            spans.append((m.end(), m.end() + words[-1].end()))
-            content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]
-            head_texts.append(" ".join(w.group() for w in words[:3]))
-            if content:
-                # what is denied: the first content words together ("avoid gradient
-                # underflow" denies an underflow, not gradients)
-                heads.add(" ".join(content[:2]))
-                if m.group() in _AVERT:
-                    averted.add(" ".join(content[:2]))
-    negated: set[str] = set()
-    for lo, hi in spans:
-        negated |= _units(lowered[lo:hi])
-    kept, last = [], 0
-    for lo, hi in sorted(spans):
-        kept.append(lowered[last:max(last, lo)])
-        last = max(last, hi)
-    kept.append(lowered[last:])
-    # what a requirement would bring ("要足够大，才能喂饱 GPU") is not asserted to hold
-    kept = [_CONSEQUENCE.sub(" ", k) for k in kept]
-    return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
-                     tuple(t for t in map(_terms, head_texts) if t),
-                     frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
-                     _terms(" ".join(kept)), frozenset(averted))
-
-
-def _minus(heads: set[str], units: set[str]) -> set[str]:
-    """``heads`` not among ``units``; a one-character head is among a bigram it starts, and
-    a head of several words is among ``units`` when any of its words is."""
-    return {h for h in heads if h not in units and not (
-        len(h) == 1 and any(u.startswith(h) for u in units)) and not (
-        " " in h and set(h.split()) & units)}
-
-
-def _within(heads: set[str], units: set[str]) -> set[str]:
-    """``heads`` that ``units`` hold; a head of several words needs all of them."""
-    return {h for h in heads if (set(h.split()) <= units if " " in h else h in units)}
-
 
 _DENIAL = re.compile(r"不(?![同断仅但过少久管论止然如足错稳变行])|没|无需|无用|并非|用不着|"
                      r"\b(?:not|no|never|useless|n't)\b|n't")

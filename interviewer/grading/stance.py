@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from interviewer.grading.claims import _NEG_EN, _NEG_ZH
+from interviewer.grading.polarity import _NEG_EN, _NEG_ZH
 
 # against what is expected (其实, 反而, actually), or waving it away (不用, 随便, no need)
 _STANCE = re.compile(
