@@ -35,19 +35,22 @@ from interviewer.grading.alternatives import (  # noqa: F401 (the grader reads t
 )
 from interviewer.grading.claim_text import (
     _BRACKETS,
+    _STOP_EN,
+    _WORD,
     CJK_RUN_START,
     _body,
     _label,
+    _stem,
     _terms,
     _units,
 )
 from interviewer.grading.glossary import squash
-from interviewer.content.language import language_of
+from interviewer.content.language import CJK_CHARS, language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
 from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_of, turned
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
-                                          _polarity, _within)
+                                          _Polarity, _polarity, _within)
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
@@ -58,14 +61,16 @@ _DENIAL = re.compile(r"不(?![同断仅但过少久管论止然如足错稳变�
 
 def _denies_name(point: str, span: str) -> bool:
     """A point that is only a name ("KV Cache", "通信与计算重叠") is denied by a clause that
-    names it next to a negation: "混合精度训练其实没什么用", "用不着数据并行", "通信和计算没办法
-    重叠". A name in brackets counts as well as the one outside."""
+    names it next to a negation of it: "混合精度训练其实没什么用", "用不着数据并行", "通信和计算
+    没办法重叠", "idempotency keys are not needed". A name in brackets counts as well as the
+    one outside. An English negation of another thing ("UUIDs need no coordination") denies
+    nothing of the name."""
     names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？]", span):
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
-        denial = _DENIAL.search(lowered)
-        if not denial or _CONDITION.search(lowered[:denial.start()]):
+        if not any(_of_the_name(lowered, m, point.lower()) for m in _DENIAL.finditer(lowered)
+                   if not _CONDITION.search(lowered[:m.start()])):
             continue
         have = _units(lowered)
         for name in names:
@@ -73,6 +78,30 @@ def _denies_name(point: str, span: str) -> bool:
             if units and len(units & have) >= max(1, 0.6 * len(units)):
                 return True
     return False
+
+
+# what an English denial of a name says it lacks: use, need, worth ("not needed"), or what it
+# does ("does not save memory"); a denial of another thing ("need no coordination") is none
+_WORTH_EN = frozenset(
+    "needed necessary useful required important used helpful matter matters help helps work "
+    "works effective worth relevant supported exist exists use meaningful reliable accurate "
+    "challenge problem issue concern factor bottleneck save saves reduce reduces speed speeds "
+    "accelerate accelerates solve solves fix fixes address addresses improve improves lower "
+    "lowers cut cuts avoid avoids prevent prevents do does make makes support supports handle "
+    "handles affect affects change changes scale scales apply applies".split())
+_FILLER_EN = frozenset("really much very so too at all any a an the that need needs require "
+                       "requires be been have has is are do does actually even".split())
+
+
+def _of_the_name(lowered: str, denial: re.Match, name: str) -> bool:
+    """The denial is of the name: a Chinese one in its clause, an English one when what
+    follows it is part of the name, a word of its use, worth or effect, or nothing."""
+    after = lowered[denial.end():]
+    if denial.group() == "useless" or re.match(f"\\s*[{CJK_CHARS}]", after):
+        return True
+    words = [w for w in _WORD.findall(after) if w not in _FILLER_EN | _STOP_EN][:2]
+    return not words or words[0] in _WORTH_EN or any(w in name or _stem(w) in name
+                                                      for w in words)
 
 
 _LABEL_DENIAL = re.compile(r"(?:不存在|不需要|不用|没有|没|无需|并不存在)\s*(.{1,12})|"
@@ -132,24 +161,40 @@ def negation_conflict(point: str, span: str) -> bool:
             and _denies_label(label, span):
         return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
     p, s = _point_polarity(point), _polarity(span)
-    if s.has_negation:
-        # the span denies the point's own terms, which the point asserts
-        denied = {u for u in (s.negated - p.negated) & p.asserted if CJK_RUN_START.match(u)}
-        if len(denied) >= 3 or _within(_minus(s.heads, p.negated), p.asserted):
-            return True
-    if p.has_negation:
-        # the point denies something the span asserts without a negation of its own
-        if _within(_minus(p.heads - p.averted, s.negated), s.asserted):
-            return True
+    # each check is read again against the other side's loose reading: what a point denies
+    # inside a condition ("if no partition") or by 无 and 非 ("即无脏读") is no assertion of it
+    if s.has_negation and _denies(s, p, by_units=True) \
+            and _denies(s, _point_loose(point), by_units=True):
+        return True
+    if p.has_negation and _denies(p, s, spared=p.averted) \
+            and _denies(p, _polarity(span, loose=True), spared=p.averted):
+        return True
     if language_of(point) != language_of(span):
         # across languages only glossary terms meet: the term right after a denial, which
-        # the other side states with no denial anywhere (word order differs: "the
-        # parameters are not updated" denies what comes before the cue)
-        for mine, other in ((s, p), (p, s)):
-            if any(t <= other.asserted_terms and not t & other.negated_terms
-                   for t in mine.head_terms):
+        # the other side states in a clause with no denial (word order differs: "the
+        # parameters are not updated" denies what comes before the cue), and which the
+        # denying side does not state as well
+        for mine, other, loose in ((s, p, lambda: _point_loose(point)),
+                                   (p, s, lambda: _polarity(span, loose=True))):
+            if any(_states(other, mine, t) and _states(loose(), mine, t) for t in mine.head_terms):
                 return True
     return False
+
+
+def _denies(denier: _Polarity, other: _Polarity, by_units: bool = False,
+            spared: frozenset[str] = frozenset()) -> bool:
+    """``denier`` denies what ``other`` asserts: the head of one of its denials (``spared``
+    aside), or (``by_units``) three Chinese units or more of their reach."""
+    if by_units and len({u for u in (denier.negated - other.negated) & other.asserted
+                         if CJK_RUN_START.match(u)}) >= 3:
+        return True
+    return bool(_within(_minus(denier.heads - spared, other.negated), other.asserted))
+
+
+def _states(other: _Polarity, mine: _Polarity, term: frozenset[str]) -> bool:
+    """``other`` states ``term`` in a clause with no denial, and ``mine`` does not state it."""
+    return (term <= other.plain_terms and not term & other.negated_terms
+            and not term <= mine.asserted_terms)
 
 
 # ---------------------------------------------------------------- direction
@@ -180,13 +225,35 @@ _VERB_DIRECTIONS = frozenset(("增加", "增大", "提高", "提升", "扩大", 
 # comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
 _EITHER_SIDE = frozenset(("更多", "更少"))
 _MORE = frozenset(("更多", "增多", "变多", "more"))
+# a time said to shrink is a speed said to grow: "缩短处理时间" is "处理变快"
+_SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "faster", "slower"))
+_ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "earlier"))
+_TIME_ZH = r"(?:时间|耗时|时长|时延|延迟|等待)"
+_TIME_EN = r"(?:time|latency|duration|wait|waiting)"
+_TIME_END = re.compile(f"(?:{_TIME_ZH}|\\b{_TIME_EN})[的了会将也就都还要能可\\s]*$")
+_QUALITY = frozenset(("更好", "变好", "改善", "better", "improves", "improved", "变差", "更差", "恶化",
+                      "略降", "下滑", "worse", "degrades", "degraded"))
+
+
+def _times(word: str, before: str, after: str) -> bool:
+    """The quantity a direction word moves is a time: the noun it ends on ("缩短处理的时间",
+    "时间更长"), or for English the word right after it or before it ("reduces training
+    time", "latency lower")."""
+    if word.isascii():
+        return bool(re.match(f"\\s*(?:[a-z-]+\\s+)?{_TIME_EN}\\b", after)
+                    or re.search(f"\\b{_TIME_EN}\\s*(?:is|are|gets?)?\\s*$", before))
+    side = after if word in _VERB_DIRECTIONS else before
+    clause = re.split(r"[，,；;。：:]", side)[0] if side is after else side
+    return bool(re.match(f"[^，,；;。、和与及]{{0,10}}?{_TIME_ZH}(?![一-龥])", clause)
+                if side is after else _TIME_END.search(clause))
 
 
 def _directions(text: str) -> list[tuple[int, set[str], Order]]:
     """``(+1 or -1, units of the quantity it moves, the sides of its comparison)`` for every
     direction word in ``text``, and every size said of a quantity (:mod:`magnitudes`)."""
     lowered = text.lower()
-    out = [(sign, near_units(near), order_of(near)) for sign, near in magnitudes(text)]
+    out = [(-sign if _TIME_END.search(near) else sign, near_units(near), order_of(near))
+           for sign, near in magnitudes(text)]
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
@@ -201,6 +268,8 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
             near = after if word in _VERB_DIRECTIONS else before
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
+        if word not in _SPEED | _ORDER | _QUALITY and _times(word, before, after):
+            sign = -sign  # a shorter time is a higher speed
         out.append((sign, near_units(near), None if word.isascii() else order_of(before)))
     return out
 
@@ -231,6 +300,7 @@ def direction_conflict(point: str, span: str) -> bool:
 # What a point says is read once per process: rubric points are graded against every answer.
 _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
 _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
+_point_loose = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point), loose=True))
 _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
 _span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 
@@ -238,8 +308,9 @@ _span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 def contradiction(point: str, span: str) -> str | None:
     """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
     ``narrowed``, ``number``, ``roles``),
-    or None. Brackets are read as part of the text they explain; a bare name claims nothing."""
-    if is_bare(span):
+    or None. Brackets are read as part of the text they explain; a bare name, or a list of
+    names, claims nothing."""
+    if is_bare(span) or is_term_list(span):
         return None
     if negation_conflict(point, span):
         return "negated"

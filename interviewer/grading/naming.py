@@ -39,7 +39,7 @@ def topic_core(point: str) -> str:
 _GRAMMAR_ZH = (
     r"是|把|将|让|使|会(?!话)|可以|能够|不能|要|需要|就|都|也|在(?!线)|对(?!比|齐|象|话)|从|(?<![端点])到(?![端点])|给|"
     r"有(?!向|序|状态|界|限|损)|没|不|比(?!例|较|特)|更(?!新)|很|太|被|而|则|了|着|通过|"
-    r"因为|所以|如果|的时候|(?<![作引调费应信])用(?!户|量|率|例)|加上|上了|开了|开启|打开|"
+    r"因为|所以|如果|的时候|(?<![作引调费应信])用(?!户|量|率|例|性)|加上|上了|开了|开启|打开|"
     r"启用|使用|采用|引入|换成|换用|用来|用于|首先|然后|再|先|还|另外|基于|适合|适用|属于|包括|包含|取决于")
 # Verbs that also end a noun ("幂等写入", "窄依赖", "变量提升", "低秩更新"): in a listed
 # phrase they state something only with more after them ("写入磁盘")
@@ -82,8 +82,9 @@ def is_bare(span: str) -> bool:
     return all(_bare_item(item) for item in _ITEM_SEP.split(span))
 
 
-_SENTENCE_END = re.compile(r"[。!！?？\n]|\.(?!\d)")
-_LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?!\d)")
+# a period inside a name ("1.5", "unclean.leader.election.enable") ends nothing
+_SENTENCE_END = re.compile(r"[。!！?？\n]|\.(?![\dA-Za-z_])")
+_LIST_SEP = re.compile(r"[、，,；;。!！?？\n]|\.(?![\dA-Za-z_])")
 _EXPLAINS = re.compile(r"[：:→=]|->")  # "DP：复制模型" says what DP is
 _MAX_LISTED_CJK = 8  # a noun phrase, a little longer than a bare name
 _LATIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-_/.^() ]*")

@@ -22,8 +22,11 @@ _NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
-# "有没有 X", "是不是 X", "是否 X": a question about X, not a denial of it
-_QUESTION_ZH = re.compile(r"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无")
+# "有没有 X", "是不是 X", "是否 X", "允不允许", "成没成功": a question about X, not a denial of it
+_QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无|([{CJK_CHARS}])[没不]\\1")
+# what else denies, read only to see that a point denies what a span denies: 无 and 非 as
+# prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常)
+_LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1] + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非]))")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
@@ -33,15 +36,20 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
                         r"先|暂时|还没|确认|检查|核实)"
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
+# a clause that ends in 时, 的时候 or 的话 is a condition too ("应答没有发送回 Producer 端时，")
+_WHEN_ZH = re.compile(r"[^，,；;。.!?！？]*?(?:(?<![实及超同准按定临暂小即适])时|时候|的话)\s*(?:[，,；;。.!?！？]|$)")
+_QUOTED = re.compile(r"\s*[\"“'‘]([^\"”'’]{1,80})[\"”'’]")  # not "Kafka uses ZK": the whole statement
 _CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
 _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
                          r"discouraged|deprecated|forbidden|disallowed|banned)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # words after an English cue
+_CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
+_DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
 _AVERT = frozenset(("避免", "防止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
                     "prevents"))
 
@@ -57,16 +65,23 @@ class _Polarity:
     negated_terms: frozenset[str] = frozenset()
     asserted_terms: frozenset[str] = frozenset()
     averted: frozenset[str] = frozenset()  # heads of 避免, 防止, avoid, prevent
+    plain_terms: frozenset[str] = frozenset()  # glossary terms of clauses with no cue at all
 
 
-def _polarity(text: str) -> _Polarity:
+def _polarity(text: str, loose: bool = False) -> _Polarity:
+    """What ``text`` denies and asserts. ``loose`` also reads the denials inside conditions
+    and by 无 and 非: to see that two texts deny the same thing, never that they disagree."""
     lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
+
+    def conditional(at: int) -> bool:
+        return not loose and bool(_CONDITION.search(lowered[:at]))
+
     spans: list[tuple[int, int]] = []
     heads: set[str] = set()
     averted: set[str] = set()
     head_texts: list[str] = []
-    for m in _NEG_ZH.finditer(lowered):
-        if _CONDITION.search(lowered[:m.start()]):
+    for m in (_LOOSE_ZH if loose else _NEG_ZH).finditer(lowered):
+        if conditional(m.start()) or (not loose and _WHEN_ZH.match(lowered, m.start())):
             continue
         start = m.end()
         stop, reach = start, 0
@@ -96,12 +111,12 @@ def _polarity(text: str) -> _Polarity:
             if m.group() in _AVERT:
                 averted |= head
     for m in _CANNOT_ZH.finditer(lowered):  # "触发不了" denies 触发
-        if not _CONDITION.search(lowered[:m.start()]):
+        if not conditional(m.start()):
             spans.append((m.start(1), m.end(1)))
             heads.add(m.group(1))
     for m in _PASSIVE_EN.finditer(lowered):  # "`var` should be avoided" denies var
         lo = max((c.end() for c in _SPAN_CLAUSE.finditer(lowered, 0, m.start())), default=0)
-        if _CONDITION.search(lowered[:m.start()]) or not lowered[lo:m.start()].strip():
+        if conditional(m.start()) or not lowered[lo:m.start()].strip():
             continue
         spans.append((lo, m.start()))
         content = [_stem(w) for w in _WORD.findall(lowered[lo:m.start()]) if w not in _STOP_EN]
@@ -110,13 +125,25 @@ def _polarity(text: str) -> _Polarity:
             heads.add(" ".join(content[:2]))
             averted.add(" ".join(content[:2]))
     for m in _NEG_EN.finditer(lowered):
-        if _CONDITION.search(lowered[:m.start()]):
+        if conditional(m.start()):
             continue
-        words = list(re.finditer(r"[a-z0-9][a-z0-9\-]*", lowered[m.end():]))[:_SCOPE_EN]
+        quoted = _QUOTED.match(lowered, m.end())
+        if quoted:
+            content = [_stem(w) for w in _WORD.findall(quoted.group(1)) if w not in _STOP_EN]
+            spans.append((m.end(), quoted.end()))
+            head_texts.append(quoted.group(1))
+            if content:
+                heads.add(" ".join(content[:3]))
+            continue
+        clause = _CLAUSE_END.split(lowered[m.end():], maxsplit=1)[0]  # "if not, fix it"
+        words = list(re.finditer(r"[a-z0-9][a-z0-9\-]*", clause))[:_SCOPE_EN]
         if words:
             spans.append((m.end(), m.end() + words[-1].end()))
             content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]
-            head_texts.append(" ".join(w.group() for w in words[:3]))
+            # its glossary terms: of the words the head is made of ("isn't worth losing
+            # consistency" denies a worth, not consistency)
+            head_texts.append(" ".join([w.group() for w in words
+                                        if w.group() not in _STOP_EN | _DETERMINERS][:2]))
             if content:
                 # what is denied: the first content words together ("avoid gradient
                 # underflow" denies an underflow, not gradients)
@@ -136,7 +163,9 @@ def _polarity(text: str) -> _Polarity:
     return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
                      tuple(t for t in map(_terms, head_texts) if t),
                      frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
-                     _terms(" ".join(kept)), frozenset(averted))
+                     _terms(" ".join(kept)), frozenset(averted),
+                     frozenset().union(*(_terms(c) for c in re.split(r"[，,；;。.!?！？：:]", lowered)
+                                         if not _NEG_ZH.search(c) and not _NEG_EN.search(c))))
 
 
 def _minus(heads: set[str], units: set[str]) -> set[str]:

@@ -478,3 +478,74 @@ def test_a_size_asked_for_in_chinese_is_no_size_asserted() -> None:
     from interviewer.grading.claims import direction_conflict
 
     assert not direction_conflict("batch size 太小，GPU 算力没被喂饱", "batch size 要足够大，才能喂饱 GPU")
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the point denies it too, inside a condition, by 无 or by 非: the same denial said otherwise
+    ("PACELC adds: if no partition, you still trade latency vs consistency",
+     "PACELC extends it: even with no partition you still pay for consistency in response time"),
+    ("PACELC adds: if no partition, you still trade latency vs consistency",
+     "PACELC 在此基础上补充：即使没有分区，也要在延迟和一致性之间权衡"),
+    ("读取时只能看到已提交的数据，即无脏读", "读时只能看到已提交的数据，没有脏读"),
+    ("非同步副本落后 Leader 太多，如果选择这些副本作为新 Leader，就可能出现数据的丢失",
+     "没同步到的那部分数据就丢了"),
+    ("如果leader发现follower超过这个参数所设置的时间没有向它发起fetch请求，那么将这个follower从ISR移除",
+     "领导者发现某个追随者超过这个时间没有向它发起拉取请求，就把它移出同步副本集合"),
+    # across languages: a denial whose reach differs, or that the other side asserts as well
+    ("You cannot have linearizable consistency and availability for all clients during a partition.",
+     "你没办法对所有客户端同时保证线性一致性和可用性"),
+    ("建议不要开启，为了这点儿高可用性的改善，牺牲了数据一致性，那就非常不值当了",
+     "a little extra availability isn't worth losing consistency"),
+    ("每个分区只能由同一个消费者组内的一个Consumer实例来消费。",
+     "Within a group each partition is consumed by exactly one instance, and an instance "
+     "doesn't need all partitions"),
+])
+def test_the_same_denial_said_otherwise_is_agreement(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a clause that ends in 时 or 的时候 is a condition, as one that starts with 如果 is
+    ("Broker 的应答没有成功发送回 Producer 端时，Producer 无法确定消息是否真的提交成功",
+     "只有当服务端代理节点成功收到消息、并且生产者收到了它的确认应答，生产者才认为发送成功"),
+    ("ISR 为空了，就说明 Leader 副本也挂掉了，Kafka 需要重新选举一个新的 Leader",
+     "就是 ISR 里没有副本可选的时候，从那些副本里选 leader"),
+    # "允不允许", "成没成功": a question, not a denial
+    ("Broker 端参数 unclean.leader.election.enable 控制是否允许 Unclean 领导者选举",
+     "允不允许由 broker 参数 unclean.leader.election.enable 决定"),
+    ("只有Broker成功接收消息且Producer接到Broker的应答才会认为该消息成功发送",
+     "生产者没法判断到底成没成功，只好再发一遍"),
+    # a quoted statement is denied whole
+    ('KRaft is Kafka\'s Raft-based metadata quorum (not "Kafka uses ZK" in 4.x).',
+     "Kafka 4.x uses exactly this for metadata — KRaft"),
+    # a named point, and a denial of something else in the clause that names it
+    ("UUID v4: unique, 128-bit, random → index fragmentation.",
+     "Random UUIDs (v4) need no coordination and basically never collide"),
+    ("Payments: idempotency keys (Stripe model).",
+     "the client sends a unique idempotency key with each charge so a retry is not charged "
+     "twice — that's Stripe's model"),
+    # a list of names claims nothing
+    ("Broker 端参数 unclean.leader.election.enable 控制是否允许 Unclean 领导者选举",
+     "ISR为空、非同步副本、数据丢失、unclean.leader.election.enable、可用性、一致性"),
+    ("You cannot have linearizable consistency and availability for all clients during a partition.",
+     "网络分区、线性一致性、可用性、CA、PACELC、延迟与一致性的权衡"),
+    # a shorter time is a faster speed
+    ("缩短单条消息处理的时间，优化下游的逻辑是最不容易出错的", "最稳妥的是把单条消息的处理变快"),
+    # 一次性 is "at once", not a count
+    ("减少一次性消费信息的总数 max.poll.records",
+     "调大两次拉取之间允许的最大间隔，或者调小单次拉取的最大消息条数"),
+])
+def test_conditions_questions_quotes_and_lists_are_not_contradictions(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ('KRaft is Kafka\'s Raft-based metadata quorum (not "Kafka uses ZK" in 4.x).',
+     "In 4.x Kafka uses ZK for its metadata", "negated"),
+    ("Payments: idempotency keys (Stripe model).", "Idempotency keys are not needed for payments",
+     "negated"),
+    ("缩短单条消息处理的时间", "单条消息的处理会变慢", "reversed"),
+    ("读取时只能看到已提交的数据，即无脏读", "读时能看到未提交的数据，会有脏读", "negated"),
+])
+def test_what_these_agreements_leave_contradicted(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
