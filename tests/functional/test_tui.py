@@ -574,6 +574,36 @@ async def test_a_retake_mid_interview_goes_back_to_the_plan(settings, zh_bank) -
         assert str(app.screen.query_one("#question-text", Static).content) == zh_bank.questions[1].text
 
 
+async def test_the_summary_lists_a_retake_under_its_question_and_opens_that_attempt(
+        settings, zh_bank) -> None:
+    # a retake made at question 1 is stored after the plan's questions; the summary listed it
+    # after question 3, and Enter on a row opened the attempt of that position
+    app = build(settings, n=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.model_status == "ready")
+        await type_answer(pilot, "KV Cache。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: asking(app))
+        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: feedback(app))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: asking(app, 1))
+        await pilot.press("f3")  # skip questions 2 and 3
+        await wait_for(pilot, lambda: asking(app, 2))
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: on(app, SummaryScreen))
+        table = app.screen.query_one(DataTable)
+        rows = [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
+        assert [r[0] for r in rows] == ["1", "1", "2", "3"]
+        assert rows[1][3].endswith("(retake)") and rows[2][1] == rows[3][1] == "skipped"
+        await pilot.press("down", "enter")  # the retake, second row
+        await wait_for(pilot, lambda: feedback(app))
+        assert app.screen.index == 3  # the retake is the fourth attempt stored
+
+
 async def test_what_is_on_screen_is_on_disk_at_every_change_and_the_label_says_so(
         settings) -> None:
     """No wait between a keystroke and its draft: a kill -9 cannot be caught."""

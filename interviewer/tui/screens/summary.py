@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.coordinate import Coordinate
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
@@ -133,7 +134,8 @@ class SummaryScreen(Screen):
         table.add_column("Time")
         self._filled_width = self._question_width()
         table.add_column("Question", width=self._filled_width)
-        for n, a in enumerate(self.interview.attempts, start=1):
+        for i in self._row_order():
+            a = self.interview.attempts[i]
             if a.skipped:
                 score = "skipped"
             else:
@@ -142,10 +144,21 @@ class SummaryScreen(Screen):
                     score += f" ({a.score_with_followups:.0%})"  # with what the follow-ups drew out
             label = a.question.text + (" (retake)" if a.retry_of is not None else "")
             # cells given as Content are never parsed as markup
-            table.add_row(str(n), score, format_elapsed(a.time_used), Content(label),
-                          key=str(n - 1))
+            table.add_row(str(self.interview.number(i)), score, format_elapsed(a.time_used),
+                          Content(label), key=str(i))
         if table.row_count:
             table.move_cursor(row=min(cursor, table.row_count - 1))
+
+    def _row_order(self) -> list[int]:
+        """Attempt indices in the plan's order, each retake under its question (retakes are
+        stored after the plan's questions, whenever they were taken)."""
+        attempts = range(len(self.interview.attempts))
+        return sorted(attempts, key=lambda i: (self.interview.number(i), i))
+
+    def _selected(self, row: int) -> int:
+        """The attempt shown in table row ``row``."""
+        table = self.query_one(DataTable)
+        return int(table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value)
 
     def action_export(self) -> None:
         self.post_message(self.ExportRequested())
@@ -156,16 +169,16 @@ class SummaryScreen(Screen):
                 "Report written to:\n" + "\n".join(f"  {p}" for p in paths))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        attempt = self.interview.attempts[event.cursor_row]
-        if attempt.grade is None:
+        index = int(event.row_key.value)
+        if self.interview.attempts[index].grade is None:
             self.notify("No feedback: this question was not graded.", timeout=4)
             return
-        self.post_message(self.FeedbackRequested(event.cursor_row))
+        self.post_message(self.FeedbackRequested(index))
 
     def action_retry(self) -> None:
         table = self.query_one(DataTable)
         if table.row_count:
-            self.post_message(self.RetakeRequested(table.cursor_row))
+            self.post_message(self.RetakeRequested(self._selected(table.cursor_row)))
 
     def action_new(self) -> None:
         self.post_message(self.NewInterviewRequested())
