@@ -67,7 +67,7 @@ def _denies_name(point: str, span: str) -> bool:
     nothing of the name."""
     names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
-    for clause in re.split(r"[，,；;。.!?！？]", span):
+    for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
         if not any(_of_the_name(lowered, m, point.lower()) for m in _DENIAL.finditer(lowered)
                    if not _CONDITION.search(lowered[:m.start()])):

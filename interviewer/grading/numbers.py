@@ -18,9 +18,13 @@ from interviewer.grading.alternatives import _endpoints, _point_endpoints, _STIL
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
               "九": 9, "十": 10, "半": 0.5}
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]/)(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*"
-    r"(%|倍|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bit|bits|b\b|k\b|m\b)?",
-    re.IGNORECASE)
+    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]/)(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+    r"(?:-(?=bit|byte)|\s*)"  # "128-bit"
+    r"(%|倍|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bits?\b|bytes?\b|b\b|k\b|"
+    r"m\b)?", re.IGNORECASE)
+# "8–23×", "60-80%", "3~5 倍": a value anywhere in the range is the point's
+_RANGE = re.compile(r"(?<![A-Za-z0-9.\-])(\d+(?:\.\d+)?)\s*(?:%\s*)?[–—~～-]\s*(\d+(?:\.\d+)?)\s*"
+                    r"(%|倍|x\b|×|times\b)", re.IGNORECASE)
 _ZH_NUMBER = re.compile(r"([一二两三四五六七八九十])(倍|个|次|层|张|台|份|位|种)(?!性)")  # 一次性: at once
 _ENUMERATOR = re.compile(r"[（(]\d{1,2}[)）]")  # "(1) the serving stack …" counts nothing
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -28,7 +32,8 @@ _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "thousand": 1000}
 _EN_NUMBER = re.compile(r"\b(?:a |one )?(" + "|".join(_WORD_NUMBERS)
                         + r")\b\s*(times\b|x\b|percent\b)?", re.IGNORECASE)
-_SAME_UNIT = {"×": "x", "倍": "x", "times": "x", "percent": "%"}
+_SAME_UNIT = {"×": "x", "倍": "x", "times": "x", "percent": "%", "bits": "bit"}
+_BITS_PER = {"byte": 8, "bytes": 8}  # "16 bytes" is "128-bit"
 _YEAR = re.compile(r"(19|20)\d\d")
 
 
@@ -41,7 +46,10 @@ def numbers(text: str) -> set[tuple[float, str]]:
         unit = (m.group(2) or "").lower()
         if not unit and _YEAR.fullmatch(m.group(1)):
             continue  # "Rajbhandari et al. 2020" says when, not how many
-        out.add((float(m.group(1).replace(",", "")), _SAME_UNIT.get(unit, unit)))
+        value = float(m.group(1).replace(",", ""))
+        if unit in _BITS_PER:
+            value, unit = value * _BITS_PER[unit], "bit"
+        out.add((value, _SAME_UNIT.get(unit, unit)))
     for m in _ZH_NUMBER.finditer(text):
         out.add((float(_ZH_DIGITS[m.group(1)]), _SAME_UNIT.get(m.group(2), m.group(2))))
     for m in _EN_NUMBER.finditer(text):
@@ -65,7 +73,15 @@ def number_conflict(point: str, span: str) -> bool:
     if not pn or not sn or any(_same_value(a, b) and (u == v or not u or not v)
                                for a, u in pn for b, v in sn):
         return False
+    if any(lo <= b <= hi and _SAME_UNIT.get(u, u) == v for lo, hi, u in _ranges(lp)
+           for b, v in sn):
+        return False  # "20x" is in "8–23×"
     return bool({u for _, u in pn} & {u for _, u in sn})
+
+
+def _ranges(text: str) -> list[tuple[float, float, str]]:
+    return [(float(m.group(1)), float(m.group(2)), m.group(3).lower())
+            for m in _RANGE.finditer(text)]
 
 
 # what a point says is read once per process: rubric points are graded against every answer

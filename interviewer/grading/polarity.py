@@ -26,11 +26,15 @@ _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
 _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无|([{CJK_CHARS}])[没不]\\1")
 # what else denies, read only to see that a point denies what a span denies: 无 and 非 as
 # prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常)
-_LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1] + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非]))")
+_LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
+                       + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非])|消除|去掉|去除|免去|省去|省掉)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
                      r"ignore|ignores|ignoring)\b|n't\b")
+# ... and "near-zero quality loss", "removing any overhead"
+_LOOSE_EN = re.compile(_NEG_EN.pattern + r"|\b(?:zero|near-zero|negligible|minimal|"
+                       r"remov(?:e|es|ed|ing)|eliminat(?:e|es|ed|ing))\b")
 # a negation inside a condition ("if the model doesn't fit") asserts nothing
 _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whether)\b|如果|若|假如|要是|当|"
                         r"先|暂时|还没|确认|检查|核实)"
@@ -47,6 +51,7 @@ _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # words after an English cue
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
+_ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
 _PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
@@ -91,7 +96,9 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
             stop = word.end() if word else stop + 1  # a Latin word is read whole, and
             reach += 1  # counts as one character of the reach
         spans.append((start, stop))
-        scope = lowered[start:stop].lstrip(_AUX_ZH)
+        scope = lowered[start:stop]
+        # 不可用, 不可靠: an adjective is denied whole, not the noun after it
+        scope = scope if scope.startswith(_ADJECTIVES_ZH) else scope.lstrip(_AUX_ZH)
         head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
         if scope[:1] in _PREP_ZH:
             # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
@@ -124,7 +131,7 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         if content:
             heads.add(" ".join(content[:2]))
             averted.add(" ".join(content[:2]))
-    for m in _NEG_EN.finditer(lowered):
+    for m in (_LOOSE_EN if loose else _NEG_EN).finditer(lowered):
         if conditional(m.start()):
             continue
         quoted = _QUOTED.match(lowered, m.end())

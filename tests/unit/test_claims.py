@@ -549,3 +549,35 @@ def test_conditions_questions_quotes_and_lists_are_not_contradictions(point: str
 ])
 def test_what_these_agreements_leave_contradicted(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "near-zero", "removing": the point denies it too
+    ("FP8 (E4M3 / E5M2): drop-in for weights and activations; near-zero quality loss",
+     "FP8 works for weights and activations alike with almost no quality loss"),
+    ("merge it into W (W' = W + (α/r)BA), removing any inference overhead.",
+     "推理时还可以把它合并进 W（W' = W + (α/r)BA），没有额外开销"),
+    # 不可用 is "unavailable": it denies 可用, not the time it qualifies
+    ("错误预算消耗速率 = 实际不可用时间 / 总时间", "看实际挂掉的时间占整个周期时长的比例"),
+    # a named topic, then after a colon what it is
+    ("分析积压原因", "积压原因：消费者处理速度跟不上生产速度、消费者异常停止"),
+    # the same size in other units, and a value inside the point's range
+    ("UUID v4: unique, 128-bit, random → index fragmentation.",
+     "but they're 16 bytes and land at random spots in a B-tree index"),
+    ("Throughput: Continuous batching + PagedAttention = 8–23×",
+     "put it on vLLM with continuous batching and PagedAttention, that's something like 20x"),
+])
+def test_more_agreements_from_other_writers(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ("UUID v4: unique, 128-bit, random", "UUID v4 values are 64 bits", "number"),
+    ("Throughput: Continuous batching + PagedAttention = 8–23×",
+     "continuous batching with PagedAttention gives about 2x", "number"),
+    ("Activation checkpointing saves memory", "Activation checkpointing does not save memory",
+     "negated"),
+    ("错误预算消耗速率 = 实际不可用时间 / 总时间", "错误预算消耗速率 = 可用时间 / 总时间", "negated"),
+])
+def test_what_those_agreements_leave(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
