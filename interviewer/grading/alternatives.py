@@ -68,6 +68,12 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("zero-1", "zero1", "zero stage 1"), ("zero-2", "zero2", "zero stage 2"),
      ("zero-3", "zero3", "zero stage 3")),
     (("cp",), ("ap",), ("ca",)),  # what a distributed system keeps under CAP
+    (("singly linked", "singly-linked", "单向链表", "单链表"),
+     ("doubly linked", "doubly-linked", "双向链表", "双链表")),
+    # the side of a Kafka client or server a setting belongs to
+    (("broker 端", "broker端", "broker-side", "broker side", "服务端"),
+     ("producer 端", "producer端", "producer-side", "producer side", "生产者端", "生产端"),
+     ("consumer 端", "consumer端", "consumer-side", "consumer side", "消费者端", "消费端")),
 )
 _SHORT_ALIAS = 4
 

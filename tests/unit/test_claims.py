@@ -581,3 +581,17 @@ def test_more_agreements_from_other_writers(point: str, span: str) -> None:
 ])
 def test_what_those_agreements_leave(point: str, span: str, kind: str) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("HashMap + doubly linked list, O(1) get/put.", "Use a HashMap plus a singly linked list"),
+    ("Broker 端参数 unclean.leader.election.enable 控制是否允许 Unclean 领导者选举",
+     "unclean.leader.election.enable 是 producer 端的参数"),
+])
+def test_another_kind_of_list_or_another_side_is_a_swap(point: str, span: str) -> None:
+    assert contradiction(point, span) == "swapped"
+
+
+def test_the_same_side_in_other_words_is_no_swap() -> None:
+    assert contradiction("Broker 端参数 unclean.leader.election.enable 控制是否允许 Unclean 领导者选举",
+                         "unclean.leader.election.enable is a broker-side setting") is None
