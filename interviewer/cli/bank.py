@@ -78,7 +78,29 @@ def bank_validate(ctx: Context, args: argparse.Namespace) -> int:
                   f"{sum(len(q.points) for q in loaded.rubric.questions)} points\n")
         for warning in loaded.warnings:
             err.write(f"warning: {warning}\n")
+        note = _topic_note(loaded.rubric)
+        if note:
+            err.write(f"note: {note}\n")
     return EXIT_USAGE if failed else 0
+
+
+_NOTED = 3  # points named in the note; the rest are counted
+
+
+def _topic_note(rubric) -> str | None:
+    """Hand-written points that name a topic and state no claim, in one line."""
+    from interviewer.grading.naming import states_no_claim
+
+    topics = [p for q in rubric.questions if rubric.is_hand_edited(q.id)
+              for p in q.points if states_no_claim(p.text)]
+    if not topics:
+        return None
+    shown = ", ".join(f'{p.id} "{p.text}"' for p in topics[:_NOTED])
+    more = f" and {len(topics) - _NOTED} more" if len(topics) > _NOTED else ""
+    where = f"{rubric.path}: " if rubric.path else ""
+    return (f"{where}{len(topics)} hand-written points name a topic and state no claim ({shown}"
+            f"{more}): they are graded for coverage only, and a wrong answer on the topic can "
+            "earn them; write what a correct answer says (docs/rubric-format.md)")
 
 
 def bank_import(ctx: Context, args: argparse.Namespace) -> int:

@@ -273,8 +273,10 @@ def build_rubric(bank: Bank, existing: Rubric | None = None, *, force: bool = Fa
         fresh = rubric_for_question(q)
         old = existing.question(q.id) if existing and existing.has_question(q.id) else None
         if old is not None and existing is not None and existing.is_hand_edited(q.id):
-            if old.source_sha256 == fresh.source_sha256:
-                questions.append(replace(old, question=q.text))
+            if old.source_sha256 in ("", fresh.source_sha256):
+                # a rubric written by hand may leave source_sha256 out: it is kept, and from
+                # now on records the answer it was kept for
+                questions.append(replace(old, question=q.text, source_sha256=fresh.source_sha256))
                 generated[q.id] = existing.generated.get(q.id, "")
                 kept.append(q.id)
                 continue

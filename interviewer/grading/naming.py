@@ -31,6 +31,12 @@ def topic_core(point: str) -> str:
     return core if len(core) >= 2 else point
 
 
+def states_no_claim(point: str) -> bool:
+    """A point that names a topic and says nothing about it ("分析积压原因", "幂等性设计方案",
+    "Kafka 4 / KRaft"): graded for coverage only, as nothing in it can be contradicted."""
+    return is_bare(topic_core(point))
+
+
 # ---------------------------------------------------------------- bare names
 
 # Words that make a Chinese clause say something about its terms. Single characters only

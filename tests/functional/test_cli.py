@@ -46,6 +46,46 @@ def test_bank_validate_all_and_bad() -> None:
     assert "duplicate-id.md:13: duplicate question id" in err
 
 
+def _hand_written_bank(tmp_path: Path) -> Path:
+    """A bank and a rubric a coach wrote by hand, with no source_sha256."""
+    bank = tmp_path / "bank" / "mq.md"
+    bank.parent.mkdir()
+    bank.write_text("---\nid: mq\ntitle: MQ\nlanguage: zh\n---\n\n## q01: 消息积压怎么处理？\n\n"
+                    "### Answer\n\n先分析积压原因：消费者处理速度跟不上生产速度。再扩容消费者。\n",
+                    encoding="utf-8")
+    (tmp_path / "rubrics").mkdir()
+    (tmp_path / "rubrics" / "mq.yaml").write_text(
+        "bank: mq\nquestions:\n  - id: q01\n    source: hand\n    points:\n"
+        "      - id: q01.k1\n        text: 分析积压原因\n"
+        "      - id: q01.k2\n        text: 消费者处理速度跟不上生产速度会导致积压\n"
+        "      - id: q01.k3\n        text: 说明扩容消费者实例不能超过分区数\n", encoding="utf-8")
+    return bank
+
+
+def test_bank_validate_names_hand_written_points_that_state_no_claim(tmp_path: Path) -> None:
+    bank = _hand_written_bank(tmp_path)
+    code, out, err = run("bank", "validate", str(bank))
+    assert code == 0 and "ok:" in out
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "mq.yaml" in notes[0] and "q01.k1" in notes[0]
+    assert "q01.k2" not in notes[0] and "q01.k3" not in notes[0]
+    # no source_sha256 written: nothing to call stale (the format says it may be left out)
+    assert not [line for line in err.splitlines() if line.startswith("warning:")]
+
+
+def test_rubric_build_keeps_a_hand_written_rubric_with_no_source_sha256(tmp_path: Path) -> None:
+    bank = _hand_written_bank(tmp_path)
+    code, _, err = run("rubric", "build", str(bank))
+    assert code == 0 and "kept hand-edited points of q01" in err
+    text = (tmp_path / "rubrics" / "mq.yaml").read_text(encoding="utf-8")
+    assert "分析积压原因" in text and "说明扩容消费者实例不能超过分区数" in text
+    # ... and from now on a change of the reference answer is seen
+    bank.write_text(bank.read_text(encoding="utf-8").replace("再扩容消费者", "再加机器"),
+                    encoding="utf-8")
+    code, _, err = run("rubric", "build", str(bank))
+    assert code == 2 and "hand-edited points would be lost for q01" in err
+
+
 def test_bank_import_writes_a_valid_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     src = tmp_path / "seed.txt"
     src.write_text("My set\nQ: What is ZeRO?\nIt shards optimizer states.\n", encoding="utf-8")
