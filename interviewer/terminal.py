@@ -12,14 +12,26 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
-# C0 controls but tab and newline, DEL, C1 controls, bidirectional overrides and isolates,
-# and lone surrogates (which no UTF-8 terminal can be sent)
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What acts on a terminal instead of showing: C0 controls but tab and newline, DEL, C1
+# controls, and the bidirectional overrides and isolates that reorder what follows them
+CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+# ... and lone surrogates, which no UTF-8 terminal can be sent
+_UNSAFE = re.compile(f"[{CONTROLS}\ud800-\udfff]")
+# text shown on one line: line and paragraph breaks and tabs become spaces, and zero-width
+# characters, which can hide text, go with the controls
+_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
+_HIDDEN = re.compile(f"[{CONTROLS}\u200b-\u200f\ud800-\udfff]")
 
 
 def for_terminal(text: str) -> str:
     """``text`` with every control character shown as a ``\\uXXXX`` escape."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def one_line(text: str, hidden: str = "?") -> str:
+    """``text`` on one line: breaks and tabs as spaces, every control or zero-width character
+    as ``hidden``."""
+    return _HIDDEN.sub(hidden, _BREAKS.sub(" ", text))
 
 
 class SafeStream:

@@ -12,17 +12,16 @@ why. The answer travels as delimited data; the model is told it holds no instruc
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, replace
 
 from interviewer.content.rubric import QuestionRubric
 from interviewer.grading.grade import CREDIT, Grade, PointResult
+from interviewer.terminal import one_line
 
 # what each reply verdict does to a point: None keeps it
 TAKES = {"stated": None, "vague": "partial", "missing": "missed", "contradicted": "contradicted"}
 MAX_WHY = 160  # characters of the model's reason shown to the candidate
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 SYSTEM_PROMPT = """You check an interview answer against key points, strictly.
 For each key point listed, decide what the candidate's answer says about it:
@@ -73,7 +72,7 @@ def parse_check(text: str, asked: list[PointResult]) -> dict[str, tuple[str, str
         if verdict not in TAKES:
             raise InvalidReply(f"unknown verdict {str(verdict)[:20]!r}")
         why = item.get("why")
-        why = " ".join(_CONTROL.sub(" ", why).split())[:MAX_WHY] if isinstance(why, str) else ""
+        why = " ".join(one_line(why, " ").split())[:MAX_WHY] if isinstance(why, str) else ""
         if item["id"] in known:
             out[item["id"]] = (verdict, why)
     if not out:

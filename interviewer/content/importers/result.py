@@ -16,8 +16,8 @@ from pathlib import Path
 from interviewer.content.bank import _FENCE, DIFFICULTIES, ID_RE, Bank, Question, close_fences, slugify, trim_lines
 from interviewer.errors import BankError
 from interviewer.content.language import language_of
+from interviewer.terminal import one_line
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _PLACEHOLDER = re.compile(r"^\W*(?:answer here|todo|tbd|to be (?:added|done)|coming soon|"
                           r"待补充|待完善|待更新|略|暂无)\W*$", re.IGNORECASE)
 _TRAILING_RULE = re.compile(r"(?:\n\s*(?:-{3,}|\*{3,}|_{3,})\s*)+\s*\Z")  # a closing rule
@@ -34,7 +34,7 @@ _DIFFICULTY_WORDS = {
 def printable(text: str) -> str:
     """``text`` safe for a terminal on one line: line breaks and tabs as spaces, other
     control characters as ``?``."""
-    return _CONTROL.sub("?", re.sub(r"[\t\n\r]", " ", text))
+    return one_line(text)
 
 
 @dataclass(frozen=True)
