@@ -51,6 +51,7 @@ from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
                                           _Polarity, _polarity, _within)
+from interviewer.grading.reversals import reversed_trade, reversed_transition, transitions
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
@@ -265,7 +266,9 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         elif word in _EITHER_SIDE:
             near = before + " " + after
         else:
-            near = after if word in _VERB_DIRECTIONS else before
+            # a verb names its quantity after it, unless only a number follows ("提升 2-4×")
+            near = (after if word in _VERB_DIRECTIONS and re.search(f"[{CJK_CHARS}A-Za-z]", after)
+                    else before)
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
         if word not in _SPEED | _ORDER | _QUALITY and _times(word, before, after):
@@ -310,11 +313,12 @@ def contradiction(point: str, span: str) -> str | None:
     ``narrowed``, ``number``, ``roles``),
     or None. Brackets are read as part of the text they explain; a bare name, or a list of
     names, claims nothing."""
-    if is_bare(span) or is_term_list(span):
-        return None
+    if (is_bare(span) or is_term_list(span)) and not transitions(span):
+        return None  # ("O(n) → O(n^2)" names two states and claims the move)
     if negation_conflict(point, span):
         return "negated"
-    if direction_conflict(point, span):
+    if direction_conflict(point, span) or reversed_transition(point, span) \
+            or reversed_trade(point, span):
         return "reversed"
     if swapped(point, span):
         return "swapped"

@@ -595,3 +595,35 @@ def test_another_kind_of_list_or_another_side_is_a_swap(point: str, span: str) -
 def test_the_same_side_in_other_words_is_no_swap() -> None:
     assert contradiction("Broker 端参数 unclean.leader.election.enable 控制是否允许 Unclean 领导者选举",
                          "unclean.leader.election.enable is a broker-side setting") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a transition said the other way round
+    ("把 K 和 V 分块，从 HBM（显存）加载到 SRAM（芯片）中计算", "把 K 和 V 分块，从 SRAM 加载到 HBM 中计算。"),
+    ("显存：O(n^2) → O(n)", "显存：O(n) → O(n^2)。"),
+    ("把模型权重和/或激活值从高精度（FP32/FP16）转换为低精度（INT8/INT4）。",
+     "把模型权重从低精度（INT8/INT4）转换为高精度（FP32/FP16）。"),
+    # a verb whose object is a number: its quantity is before it
+    ("吞吐量提升 2-4×", "吞吐量下降 2-4×，换来更低的延迟。"),
+    # a trade the other way round
+    ("梯度checkpointing以时间换空间", "梯度checkpointing是以空间换时间：多存激活、少算一遍，训练更快。"),
+    ("KV Cache 把已计算的 K、V 缓存起来，避免重复计算 → 空间换时间。",
+     "KV Cache 是时间换空间：少存一些 K、V，多算几次，从而省显存。"),
+    ("Activation checkpointing trades compute for memory",
+     "Activation checkpointing trades memory for compute"),
+])
+def test_a_transition_a_trade_and_a_change_said_the_other_way_are_reversed(point: str,
+                                                                            span: str) -> None:
+    assert contradiction(point, span) == "reversed"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("把 K 和 V 分块，从 HBM（显存）加载到 SRAM（芯片）中计算", "K、V 分块后从 HBM 读进 SRAM 里算"),
+    ("显存：O(n^2) → O(n)", "显存从 O(n^2) 降到 O(n)"),
+    ("吞吐量提升 2-4×", "吞吐量能提高两到四倍"),
+    ("梯度checkpointing以时间换空间", "用多一次前向的计算换显存"),
+    ("Activation checkpointing trades compute for memory",
+     "it spends extra compute to save memory"),
+])
+def test_the_same_transition_trade_and_change_agree(point: str, span: str) -> None:
+    assert contradiction(point, span) is None

@@ -1,0 +1,88 @@
+"""Two orders a span can turn round: a transition and a trade.
+
+``reversed_transition``: both texts move from one state to another ("从 HBM 加载到 SRAM",
+"O(n^2) → O(n)", "从高精度转换为低精度"), and the span starts where the point ends and ends
+where it starts. States are read as members of the sets of alternatives
+(:mod:`interviewer.grading.alternatives`), so "FP32/FP16" and "INT8/INT4" are told apart.
+
+``reversed_trade``: both trade one of time and space for the other ("以时间换空间", "空间换
+时间", "trades compute for memory"), the other way round.
+
+Plain ``re`` only: no numpy.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from interviewer.grading.alternatives import _TRANSITION, ALTERNATIVES, _members
+
+_CONNECTOR = re.compile(r"\s*(?:(?:下降|上升|降低|提升|增加|减少|缩小|扩大)?(?:到|至|为|成)|→|->|=>|⇒|"
+                        r"\b(?:down to|up to|to|into)\b)")
+_CLAUSE_END = re.compile(r"[，,；;。!?！？]|\.(?!\w)")
+_REACH = 30  # characters of an end state
+
+
+@lru_cache(maxsize=16384)
+def _named(text: str) -> frozenset[tuple[int, int]]:
+    """``(set, member)`` of every alternative the (lower-cased) text names."""
+    return frozenset((g, i) for g in range(len(ALTERNATIVES)) for i in _members(text, g))
+
+
+@lru_cache(maxsize=16384)
+def transitions(text: str) -> tuple[tuple[frozenset, frozenset], ...]:
+    """``(members of the start, members of the end)`` of each transition in ``text``."""
+    lowered = text.lower()
+    out = []
+    for pattern in _TRANSITION:
+        for m in pattern.finditer(lowered):
+            rest = lowered[m.end():]
+            joint = _CONNECTOR.match(rest)
+            if not joint:
+                continue
+            end = _CLAUSE_END.split(rest[joint.end():joint.end() + _REACH], maxsplit=1)[0]
+            start, stop = _named(m.group(1)), _named(end)
+            if start and stop and not start & stop:
+                out.append((start, stop))
+    return tuple(out)
+
+
+def reversed_transition(point: str, span: str) -> bool:
+    """The span goes from the point's end state to its start state."""
+    return any(s_start & p_end and s_stop & p_start and not s_stop & p_end
+               for p_start, p_end in transitions(point)
+               for s_start, s_stop in transitions(span))
+
+
+# ---------------------------------------------------------------- trades
+
+_TRADE_ZH = re.compile(r"(?:以|用|拿)?([一-龥]{1,3})换([一-龥]{1,3})")
+_TRADE_EN = re.compile(r"\btrad(?:e|es|ed|ing)\s+(?:off\s+)?(?:some\s+|extra\s+|more\s+)?"
+                       r"([a-z]+)\s+for\s+(?:some\s+|less\s+|more\s+)?([a-z]+)"
+                       r"|\b([a-z]+)-for-([a-z]+)\b")
+_SIDES = (("space", re.compile(r"空间|显存|内存|存储|memory|space|storage")),
+          ("time", re.compile(r"时间|计算|算力|速度|compute|computation|time|speed")))
+
+
+def _side(text: str) -> str | None:
+    return next((name for name, pattern in _SIDES if pattern.search(text)), None)
+
+
+@lru_cache(maxsize=16384)
+def _trades(text: str) -> frozenset[tuple[str, str]]:
+    """``(what is given, what is got)`` of each time-for-space trade in ``text``."""
+    lowered = text.lower()
+    out = set()
+    for m in [*_TRADE_ZH.finditer(lowered), *_TRADE_EN.finditer(lowered)]:
+        given, got = (g for g in m.groups() if g is not None)
+        sides = _side(given), _side(got)
+        if None not in sides and sides[0] != sides[1]:
+            out.add(sides)
+    return frozenset(out)
+
+
+def reversed_trade(point: str, span: str) -> bool:
+    """The span gives what the point gets for what the point gives, and never the same."""
+    mine, theirs = _trades(point), _trades(span)
+    return bool(theirs) and not mine & theirs and any((b, a) in theirs for a, b in mine)
