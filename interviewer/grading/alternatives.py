@@ -68,6 +68,7 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("zero-1", "zero1", "zero stage 1"), ("zero-2", "zero2", "zero stage 2"),
      ("zero-3", "zero3", "zero stage 3")),
     (("cp",), ("ap",), ("ca",)),  # what a distributed system keeps under CAP
+    (("最慢", "slowest"), ("最快", "fastest")),
     (("singly linked", "singly-linked", "单向链表", "单链表"),
      ("doubly linked", "doubly-linked", "双向链表", "双链表")),
     # the side of a Kafka client or server a setting belongs to

@@ -210,6 +210,8 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
 _UP += ("更好", "变好", "改善", "better", "improves", "improved")
+_UP += ("更频繁", "变频繁", "more frequent", "more frequently", "more often")
+_DOWN += ("less frequent", "less frequently", "less often")
 _DOWN += ("变差", "更差", "恶化", "略降", "下滑", "worse", "degrades", "degraded")
 # one of a thing is fewer than "more" of it: "只用一个 KV 头" against "更多的 KV 头"
 _ONE = ("单个", "一个", "1个", "1 个", "a single", "only one", "just one")

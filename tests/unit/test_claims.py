@@ -627,3 +627,15 @@ def test_a_transition_a_trade_and_a_change_said_the_other_way_are_reversed(point
 ])
 def test_the_same_transition_trade_and_change_agree(point: str, span: str) -> None:
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ("梯度累积减少通信频率", "梯度累积会让通信变得更频繁。", "reversed"),
+    ("Gradient accumulation makes communication less frequent",
+     "gradient accumulation makes communication more frequent", "reversed"),
+    ("静态 batching：整批请求一起开始，必须等这批最慢的也结束才能进下一批",
+     "静态 batching：等这批里最快的请求结束就进下一批。", "swapped"),
+    ("梯度累积减少通信频率", "梯度累积让通信没那么频繁了", None),
+])
+def test_frequency_and_the_extremes(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
