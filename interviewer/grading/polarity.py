@@ -99,7 +99,8 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         scope = lowered[start:stop]
         # 不可用, 不可靠: an adjective is denied whole, not the noun after it
         scope = scope if scope.startswith(_ADJECTIVES_ZH) else scope.lstrip(_AUX_ZH)
-        head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
+        if m.group() not in _AVERT:  # "避免背压" may meet "otherwise … backpressure"
+            head_texts.append(scope.lstrip(_PREP_ZH + " ")[:6])
         if scope[:1] in _PREP_ZH:
             # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
             # after the preposition, not its first word
@@ -149,8 +150,9 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
             content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]
             # its glossary terms: of the words the head is made of ("isn't worth losing
             # consistency" denies a worth, not consistency)
-            head_texts.append(" ".join([w.group() for w in words
-                                        if w.group() not in _STOP_EN | _DETERMINERS][:2]))
+            if m.group() not in _AVERT:
+                head_texts.append(" ".join([w.group() for w in words
+                                            if w.group() not in _STOP_EN | _DETERMINERS][:2]))
             if content:
                 # what is denied: the first content words together ("avoid gradient
                 # underflow" denies an underflow, not gradients)

@@ -639,3 +639,9 @@ def test_the_same_transition_trade_and_change_agree(point: str, span: str) -> No
 ])
 def test_frequency_and_the_extremes(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+def test_what_a_point_avoids_may_be_named_as_the_risk_in_another_language() -> None:
+    assert contradiction("生产环境需要配置合理的队列参数，避免背压导致 OOM",
+                         "In production you have to size the queue carefully, otherwise a slow "
+                         "backend causes backpressure and Prometheus can OOM") is None
