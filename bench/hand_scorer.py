@@ -46,7 +46,7 @@ from interviewer.grading.labels import load_labeled  # noqa: E402
 # Answer sets graded against authors' own points, development data since 2026-11-30
 # (BENCHMARKS.md says when each stopped being held out). Never add a held-out set here.
 HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xsource-heldout-4",
-             "xsource-heldout-5", "xsource-heldout-6")
+             "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
 
 
