@@ -245,10 +245,14 @@ def _times(word: str, before: str, after: str) -> bool:
     if word.isascii():
         return bool(re.match(f"\\s*(?:[a-z-]+\\s+)?{_TIME_EN}\\b", after)
                     or re.search(f"\\b{_TIME_EN}\\s*(?:is|are|gets?)?\\s*$", before))
-    side = after if word in _VERB_DIRECTIONS else before
-    clause = re.split(r"[，,；;。：:]", side)[0] if side is after else side
-    return bool(re.match(f"[^，,；;。、和与及]{{0,10}}?{_TIME_ZH}(?![一-龥])", clause)
-                if side is after else _TIME_END.search(clause))
+    if _names_after(word, after):
+        return bool(re.match(f"[^，,；;。、和与及]{{0,10}}?{_TIME_ZH}(?![一-龥])", after))
+    return bool(_TIME_END.search(before))
+
+
+def _names_after(word: str, after: str) -> bool:
+    """A Chinese verb names its quantity after it, unless only a number follows ("提升 2-4×")."""
+    return word in _VERB_DIRECTIONS and bool(re.search(f"[{CJK_CHARS}A-Za-z]", after))
 
 
 def _directions(text: str) -> list[tuple[int, set[str], Order]]:
@@ -261,16 +265,14 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         word = m.group()
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
         reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
-        before = re.split(r"[，,；;。：:]", lowered[max(0, m.start() - reach):m.start()])[-1]
+        before = re.split(r"[，,；;。：:]|(?<![之以然最])后(?![端台续面])", lowered[max(0, m.start() - reach):m.start()])[-1]
         after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + reach])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
         elif word in _EITHER_SIDE:
             near = before + " " + after
         else:
-            # a verb names its quantity after it, unless only a number follows ("提升 2-4×")
-            near = (after if word in _VERB_DIRECTIONS and re.search(f"[{CJK_CHARS}A-Za-z]", after)
-                    else before)
+            near = after if _names_after(word, after) else before
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
         if word not in _SPEED | _ORDER | _QUALITY and _times(word, before, after):
@@ -279,8 +281,14 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
     return out
 
 
+_BOTH_WAYS = re.compile(r"反之|反过来|\b(?:vice versa|conversely)\b")
+
+
 def direction_conflict(point: str, span: str) -> bool:
-    """The span moves one of the point's quantities the other way, and never the point's way."""
+    """The span moves one of the point's quantities the other way, and never the point's way
+    (nor says both: "…上升，反之下降")."""
+    if _BOTH_WAYS.search(span.lower()):
+        return False
     pd, sd = _point_directions(point), _span_directions(span)
     if not pd or not sd:
         return False

@@ -20,7 +20,7 @@ _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六":
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]/)(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
     r"(?:-(?=bit|byte)|\s*)"  # "128-bit"
-    r"(%|倍|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bits?\b|bytes?\b|b\b|k\b|"
+    r"(%|倍|xx\b|x\b|×|times\b|gb|mb|tb|kb|ms|秒|s\b|个|次|层|张|台|位|种|bits?\b|bytes?\b|b\b|k\b|"
     r"m\b)?", re.IGNORECASE)
 # "8–23×", "60-80%", "3~5 倍": a value anywhere in the range is the point's
 _RANGE = re.compile(r"(?<![A-Za-z0-9.\-])(\d+(?:\.\d+)?)\s*(?:%\s*)?[–—~～-]\s*(\d+(?:\.\d+)?)\s*"
@@ -35,6 +35,7 @@ _EN_NUMBER = re.compile(r"\b(?:a |one )?(" + "|".join(_WORD_NUMBERS)
 _SAME_UNIT = {"×": "x", "倍": "x", "times": "x", "percent": "%", "bits": "bit"}
 _BITS_PER = {"byte": 8, "bytes": 8}  # "16 bytes" is "128-bit"
 _YEAR = re.compile(r"(19|20)\d\d")
+_NAMED = re.compile(r"\b[A-Z][A-Z0-9]{1,}\s?$")  # an acronym right before the number
 
 
 def numbers(text: str) -> set[tuple[float, str]]:
@@ -46,6 +47,9 @@ def numbers(text: str) -> set[tuple[float, str]]:
         unit = (m.group(2) or "").lower()
         if not unit and _YEAR.fullmatch(m.group(1)):
             continue  # "Rajbhandari et al. 2020" says when, not how many
+        if not unit and (re.match(r"[a-z]", text[m.end(1):m.end(1) + 1], re.IGNORECASE)
+                         or _NAMED.search(text, 0, m.start())):
+            continue  # a number in a name: "3D", "RAID 1", "HTTP 2" ("4xx" is a class, unit xx)
         value = float(m.group(1).replace(",", ""))
         if unit in _BITS_PER:
             value, unit = value * _BITS_PER[unit], "bit"
@@ -69,7 +73,7 @@ def number_conflict(point: str, span: str) -> bool:
     lp, point_transition = _point_endpoints(point)
     if point_transition and not _STILL.search(span.lower()):
         lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
-    pn, sn = _point_numbers(lp), numbers(_endpoints(span.lower())[0])
+    pn, sn = _point_numbers(_cased(lp, point)), numbers(_cased(_endpoints(span.lower())[0], span))
     if not pn or not sn or any(_same_value(a, b) and (u == v or not u or not v)
                                for a, u in pn for b, v in sn):
         return False
@@ -77,6 +81,14 @@ def number_conflict(point: str, span: str) -> bool:
            for b, v in sn):
         return False  # "20x" is in "8–23×"
     return bool({u for _, u in pn} & {u for _, u in sn})
+
+
+def _cased(lowered: str, original: str) -> str:
+    """``lowered`` (a blanked copy of ``original``) in the original's case, so that an acronym
+    before a number ("RAID 1") is seen."""
+    if len(lowered) != len(original):
+        return lowered
+    return "".join(o if c != " " or o == " " else " " for c, o in zip(lowered, original))
 
 
 def _ranges(text: str) -> list[tuple[float, float, str]]:

@@ -27,7 +27,8 @@ _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|�
 # what else denies, read only to see that a point denies what a span denies: 无 and 非 as
 # prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常)
 _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
-                       + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非])|消除|去掉|去除|免去|省去|省掉)")
+                       + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非])|消除|去掉|去除|免去|省去|省掉|"
+                       r"永不|从不|绝不)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
@@ -48,7 +49,8 @@ _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|
                          r"discouraged|deprecated|forbidden|disallowed|banned)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
-_SCOPE_EN = 4  # words after an English cue
+_SCOPE_EN = 4  # content words after an English cue
+_NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
@@ -144,7 +146,11 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
                 heads.add(" ".join(content[:3]))
             continue
         clause = _CLAUSE_END.split(lowered[m.end():], maxsplit=1)[0]  # "if not, fix it"
-        words = list(re.finditer(r"[a-z0-9][a-z0-9\-]*", clause))[:_SCOPE_EN]
+        if not loose and m.group() == "not" and _NOT_ONLY.match(clause):
+            continue  # "not just", "not only": a denial of nothing (but the same on both sides)
+        # its reach: four content words ("not the numbers for the different cpus")
+        words = [w for w in re.finditer(r"[a-z0-9][a-z0-9\-]*", clause)
+                 if w.group() not in _STOP_EN][:_SCOPE_EN]
         if words:
             spans.append((m.end(), m.end() + words[-1].end()))
             content = [_stem(w.group()) for w in words if w.group() not in _STOP_EN]

@@ -645,3 +645,47 @@ def test_what_a_point_avoids_may_be_named_as_the_risk_in_another_language() -> N
     assert contradiction("生产环境需要配置合理的队列参数，避免背压导致 OOM",
                          "In production you have to size the queue carefully, otherwise a slow "
                          "backend causes backpressure and Prometheus can OOM") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a number in a name ("RAID 1") counts nothing
+    ("RAID1: mirroring, writing the same data on two drives; if one drive fails, the second "
+     "drive is used", "RAID 1 keeps an identical copy on a second disk"),
+    # the head of an English denial is made of its content words
+    ("Most tools show three averages, for 1, 5, and 15 minutes; they are not the numbers for "
+     "the different CPUs", "You get three numbers, averaged over the last 1, 5 and 15 minutes"),
+    # "not just" denies nothing
+    ("If it gets higher than the number of CPUs, some threads will stay in queue, waiting for "
+     "free CPU", "it measures demand on the box, not just what the CPUs are chewing on"),
+    # what changes after 后 is what follows it
+    ("请求延迟增加：Redis 处理大量过期 key 需要消耗 CPU 资源，CPU 占用率升高，进而影响其他请求的处理速度",
+     "一是请求延迟变高，清理大量过期键要消耗中央处理器资源，占用率上去后其他请求处理变慢"),
+    # an answer that says both ways with 反之
+    ("if the 1 minute average is lower than the 5 or 15 minute averages, then load is decreasing",
+     "1 分钟的值比 5 分钟、15 分钟的高，说明负载在上升，反之说明负载在下降"),
+    # 永不过期 denies as the answer's 不设过期时间 does
+    ("永不过期（不推荐）：设置热点数据永不过期或者过期时间比较长", "一是永不过期（不推荐）：热点数据不设过期时间"),
+])
+def test_names_with_numbers_content_heads_and_both_ways(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ("RAID1: writing the same data on two drives", "RAID1 writes the same data on three drives",
+     "number"),
+    ("Most tools show three averages; they are not the numbers for the different CPUs",
+     "they are the numbers for the different CPUs", "negated"),
+    ("CPU 占用率升高", "CPU 占用率降低", "reversed"),
+])
+def test_what_the_name_and_head_rules_leave(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_status_class_said_of_another_is_another_number() -> None:
+    assert contradiction("2xx - Success - the client's request was accepted successfully",
+                         "3xx 是成功") == "number"
+
+
+def test_not_only_on_both_sides_is_agreement() -> None:
+    assert contradiction('Do not only say "Kafka." Compare log vs competing-consumers queue.',
+                         "I'd also contrast the two models rather than just saying 'Kafka'") is None
