@@ -555,19 +555,26 @@ async def test_a_summary_of_skipped_questions_does_not_praise(settings) -> None:
         assert "every question was skipped" in missed and "Well done" not in missed
 
 
+async def submit_answer(pilot, app, text: str) -> None:
+    await type_answer(pilot, text)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: feedback(app))
+
+
+async def answer_and_retake(pilot, app) -> None:
+    """Answer the first question, then ask to retake it; returns once it is asked again."""
+    await wait_for(pilot, lambda: app.model_status == "ready")
+    await submit_answer(pilot, app, "KV Cache。")
+    await pilot.press("r")
+    await wait_for(pilot, lambda: asking(app))
+
+
 async def test_a_retake_mid_interview_goes_back_to_the_plan(settings, zh_bank) -> None:
     app = build(settings, n=3)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "KV Cache。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
-        await pilot.press("r")
-        await wait_for(pilot, lambda: asking(app))
+        await answer_and_retake(pilot, app)
         assert str(app.screen.query_one("#progress", Static).content) == "Question 1 of 3 · retake"
-        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
+        await submit_answer(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
         await pilot.press("n")
         await wait_for(pilot, lambda: asking(app))
         assert str(app.screen.query_one("#progress", Static).content) == "Question 2 of 3"
@@ -580,15 +587,8 @@ async def test_the_summary_lists_a_retake_under_its_question_and_opens_that_atte
     # after question 3, and Enter on a row opened the attempt of that position
     app = build(settings, n=3)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.model_status == "ready")
-        await type_answer(pilot, "KV Cache。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
-        await pilot.press("r")
-        await wait_for(pilot, lambda: asking(app))
-        await type_answer(pilot, "KV Cache、量化（INT8/INT4）、PagedAttention。")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: feedback(app))
+        await answer_and_retake(pilot, app)
+        await submit_answer(pilot, app, "KV Cache、量化（INT8/INT4）、PagedAttention。")
         await pilot.press("n")
         await wait_for(pilot, lambda: asking(app, 1))
         await pilot.press("f3")  # skip questions 2 and 3
