@@ -51,7 +51,8 @@ from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
                                           _Polarity, _polarity, _within)
-from interviewer.grading.reversals import reversed_trade, reversed_transition, transitions
+from interviewer.grading.reversals import (reversed_move, reversed_trade, reversed_transition,
+                                           transitions)
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
@@ -328,7 +329,7 @@ def contradiction(point: str, span: str) -> str | None:
     if negation_conflict(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
-            or reversed_trade(point, span):
+            or reversed_move(point, span) or reversed_trade(point, span):
         return "reversed"
     if swapped(point, span):
         return "swapped"

@@ -1,9 +1,12 @@
-"""Two orders a span can turn round: a transition and a trade.
+"""Three orders a span can turn round: a transition, a move and a trade.
 
 ``reversed_transition``: both texts move from one state to another ("从 HBM 加载到 SRAM",
 "O(n^2) → O(n)", "从高精度转换为低精度"), and the span starts where the point ends and ends
 where it starts. States are read as members of the sets of alternatives
 (:mod:`interviewer.grading.alternatives`), so "FP32/FP16" and "INT8/INT4" are told apart.
+
+``reversed_move``: the span moves a thing to another place than the point's, out of the
+point's ("把 CPU 上的数据搬进 GPU" against "卸载到 CPU").
 
 ``reversed_trade``: both trade one of time and space for the other ("以时间换空间", "空间换
 时间", "trades compute for memory"), the other way round.
@@ -53,6 +56,27 @@ def reversed_transition(point: str, span: str) -> bool:
     return any(s_start & p_end and s_stop & p_start and not s_stop & p_end
                for p_start, p_end in transitions(point)
                for s_start, s_stop in transitions(span))
+
+
+# a move and where it goes: "卸载到 CPU", "搬进 GPU 显存", "moves … to CPU", "loads … into GPU"
+_MOVE = re.compile(r"(?:卸载|搬|移|挪|放|加载|拷贝|复制|offload(?:s|ed)?|mov(?:e|es|ed)|"
+                   r"load(?:s|ed)?|cop(?:y|ies|ied))[^，,；;。!?！？]{0,40}?(?:到|进|入|至|\binto\b|\bto\b)"
+                   r"\s*([^，,；;。!?！？]{1,12})")
+
+
+@lru_cache(maxsize=16384)
+def _destinations(text: str) -> frozenset[tuple[int, int]]:
+    return frozenset().union(*(_named(m.group(1)) for m in _MOVE.finditer(text.lower())))
+
+
+def reversed_move(point: str, span: str) -> bool:
+    """The span moves a thing to another place of the same set, out of the place the point
+    moves it to ("搬进 GPU" from "CPU" against "卸载到 CPU")."""
+    mine, theirs = _destinations(point), _destinations(span)
+    if not mine or not theirs or mine & theirs:
+        return False
+    sets = {g for g, _ in mine}
+    return any(g in sets for g, _ in theirs) and bool(mine & _named(span.lower()))
 
 
 # ---------------------------------------------------------------- trades

@@ -689,3 +689,15 @@ def test_a_status_class_said_of_another_is_another_number() -> None:
 def test_not_only_on_both_sides_is_agreement() -> None:
     assert contradiction('Do not only say "Kafka." Compare log vs competing-consumers queue.',
                          "I'd also contrast the two models rather than just saying 'Kafka'") is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a move to the other place: where the point puts it is where the answer takes it from
+    ("ZeRO-Offload/Infinity：将数据卸载到CPU/NVMe", "ZeRO-Offload是把CPU/NVMe上的数据搬进GPU显存", "reversed"),
+    ("ZeRO-Offload moves optimizer states to CPU memory",
+     "ZeRO-Offload loads the optimizer states from CPU into GPU memory", "reversed"),
+    ("ZeRO-Offload/Infinity：将数据卸载到CPU/NVMe", "ZeRO-Offload 把优化器状态从 GPU 挪到 CPU 内存", None),
+    ("ZeRO-Offload/Infinity：将数据卸载到CPU/NVMe", "用 ZeRO-Infinity 还能卸载到 NVMe", None),
+])
+def test_a_move_to_the_other_place(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
