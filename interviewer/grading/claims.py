@@ -92,7 +92,7 @@ _WORTH_EN = frozenset(
     "lowers cut cuts avoid avoids prevent prevents do does make makes support supports handle "
     "handles affect affects change changes scale scales apply applies".split())
 _FILLER_EN = frozenset("really much very so too at all any a an the that need needs require "
-                       "requires be been have has is are do does actually even".split())
+                       "requires be been have has is are actually even".split())
 
 
 def _of_the_name(lowered: str, denial: re.Match, name: str) -> bool:
@@ -101,9 +101,10 @@ def _of_the_name(lowered: str, denial: re.Match, name: str) -> bool:
     after = lowered[denial.end():]
     if denial.group() == "useless" or re.match(f"\\s*[{CJK_CHARS}]", after):
         return True
-    words = [w for w in _WORD.findall(after) if w not in _FILLER_EN | _STOP_EN][:2]
-    return not words or words[0] in _WORTH_EN or any(w in name or _stem(w) in name
-                                                      for w in words)
+    words = [w for w in _WORD.findall(after) if w not in _FILLER_EN][:3]
+    content = [w for w in words if w not in _STOP_EN][:2]
+    return not content or words[0] in _WORTH_EN or any(w in name or _stem(w) in name
+                                                        for w in content)
 
 
 _LABEL_DENIAL = re.compile(r"(?:不存在|不需要|不用|没有|没|无需|并不存在)\s*(.{1,12})|"

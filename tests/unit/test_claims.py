@@ -701,3 +701,7 @@ def test_not_only_on_both_sides_is_agreement() -> None:
 ])
 def test_a_move_to_the_other_place(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+def test_a_named_point_said_to_do_nothing_is_denied() -> None:
+    assert contradiction("KV Cache", "KV cache doesn't do anything for speed") == "negated"
