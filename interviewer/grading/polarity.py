@@ -17,8 +17,9 @@ from interviewer.content.language import CJK_CHARS
 from interviewer.grading.alternatives import _SPAN_CLAUSE
 from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _terms, _units
 
-# Chinese cues; 不 is left out where it only forms another word (不同, 不断, 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![同断仅但过少久管论止然如足错稳变行好够了到]|一(?!致))|没有|没|"
+# Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断,
+# 不仅 ...).
+_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")

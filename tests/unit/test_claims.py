@@ -705,3 +705,9 @@ def test_a_move_to_the_other_place(point: str, span: str, kind: str | None) -> N
 
 def test_a_named_point_said_to_do_nothing_is_denied() -> None:
     assert contradiction("KV Cache", "KV cache doesn't do anything for speed") == "negated"
+
+
+def test_out_of_sync_is_a_denial_of_sync() -> None:
+    # 不同 is "different", but 不同步 is "not in sync"
+    assert contradiction("ISR 中的副本都与 leader 保持同步", "ISR 里的副本和 leader 不同步") == "negated"
+    assert contradiction("ISR 中的副本都与 leader 保持同步", "不同的副本和 leader 保持同步") is None
