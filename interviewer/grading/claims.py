@@ -163,14 +163,14 @@ def negation_conflict(point: str, span: str) -> bool:
     if label and is_bare(label) and not _point_polarity(point).has_negation \
             and _denies_label(label, span):
         return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
-    p, s = _point_polarity(point), _polarity(span)
+    p, s = _point_polarity(point), _span_polarity(span)
     # each check is read again against the other side's loose reading: what a point denies
     # inside a condition ("if no partition") or by 无 and 非 ("即无脏读") is no assertion of it
     if s.has_negation and _denies(s, p, by_units=True) \
             and _denies(s, _point_loose(point), by_units=True):
         return True
     if p.has_negation and _denies(p, s, spared=p.averted) \
-            and _denies(p, _polarity(span, loose=True), spared=p.averted):
+            and _denies(p, _span_loose(span), spared=p.averted):
         return True
     if language_of(point) != language_of(span):
         # across languages only glossary terms meet: the term right after a denial, which
@@ -178,7 +178,7 @@ def negation_conflict(point: str, span: str) -> bool:
         # parameters are not updated" denies what comes before the cue), and which the
         # denying side does not state as well
         for mine, other, loose in ((s, p, lambda: _point_loose(point)),
-                                   (p, s, lambda: _polarity(span, loose=True))):
+                                   (p, s, lambda: _span_loose(span))):
             if any(_states(other, mine, t) and _states(loose(), mine, t) for t in mine.head_terms):
                 return True
     return False
@@ -316,6 +316,9 @@ def direction_conflict(point: str, span: str) -> bool:
 _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
 _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
 _point_loose = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point), loose=True))
+# ... and a span against every point
+_span_polarity = lru_cache(maxsize=16384)(lambda span: _polarity(span))
+_span_loose = lru_cache(maxsize=16384)(lambda span: _polarity(span, loose=True))
 _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
 _span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 

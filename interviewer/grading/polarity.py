@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from interviewer.content.language import CJK_CHARS
 from interviewer.grading.alternatives import _SPAN_CLAUSE
@@ -73,7 +74,13 @@ class _Polarity:
     negated_terms: frozenset[str] = frozenset()
     asserted_terms: frozenset[str] = frozenset()
     averted: frozenset[str] = frozenset()  # heads of 避免, 防止, avoid, prevent
-    plain_terms: frozenset[str] = frozenset()  # glossary terms of clauses with no cue at all
+    lowered: str = ""  # the text read, lower-cased, questions set aside
+
+    @cached_property
+    def plain_terms(self) -> frozenset[str]:
+        """Glossary terms of the clauses with no cue at all (read only across languages)."""
+        return frozenset().union(*(_terms(c) for c in re.split(r"[，,；;。.!?！？：:]", self.lowered)
+                                   if not _NEG_ZH.search(c) and not _NEG_EN.search(c)))
 
 
 def _polarity(text: str, loose: bool = False) -> _Polarity:
@@ -179,9 +186,7 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
     return _Polarity(negated, heads, _units(" ".join(kept)), bool(spans),
                      tuple(t for t in map(_terms, head_texts) if t),
                      frozenset().union(*(_terms(lowered[lo:hi]) for lo, hi in spans)),
-                     _terms(" ".join(kept)), frozenset(averted),
-                     frozenset().union(*(_terms(c) for c in re.split(r"[，,；;。.!?！？：:]", lowered)
-                                         if not _NEG_ZH.search(c) and not _NEG_EN.search(c))))
+                     _terms(" ".join(kept)), frozenset(averted), lowered)
 
 
 def _minus(heads: set[str], units: set[str]) -> set[str]:
