@@ -277,7 +277,7 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
             near = after if _names_after(word, after) else before
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
-        if word not in _SPEED | _ORDER | _QUALITY and _times(word, before, after):
+        if word not in _SPEED | _ORDER | _QUALITY | frozenset(_ONE) and _times(word, before, after):
             sign = -sign  # a shorter time is a higher speed
         out.append((sign, near_units(near), None if word.isascii() else order_of(before)))
     return out

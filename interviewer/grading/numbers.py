@@ -26,6 +26,8 @@ _NUMBER = re.compile(
 _RANGE = re.compile(r"(?<![A-Za-z0-9.\-])(\d+(?:\.\d+)?)\s*(?:%\s*)?[–—~～-]\s*(\d+(?:\.\d+)?)\s*"
                     r"(%|倍|x\b|×|times\b)", re.IGNORECASE)
 _ZH_NUMBER = re.compile(r"([一二两三四五六七八九十])(倍|个|次|层|张|台|份|位|种)(?!性)")  # 一次性: at once
+_ONLY = re.compile(r"[只仅唯单就]")
+_NOUN_AFTER = re.compile(r"\s*[A-Za-z\u4e00-\u9fff]")
 _ENUMERATOR = re.compile(r"[（(]\d{1,2}[)）]")  # "(1) the serving stack …" counts nothing
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100,
@@ -55,6 +57,9 @@ def numbers(text: str) -> set[tuple[float, str]]:
             value, unit = value * _BITS_PER[unit], "bit"
         out.add((value, _SAME_UNIT.get(unit, unit)))
     for m in _ZH_NUMBER.finditer(text):
+        if m.group(1) == "一" and not _ONLY.search(text, max(0, m.start() - 3), m.start()) \
+                and _NOUN_AFTER.match(text, m.end()):
+            continue  # "一个模型" is an article; "只有一种", "能挂一个，" are counts
         out.add((float(_ZH_DIGITS[m.group(1)]), _SAME_UNIT.get(m.group(2), m.group(2))))
     for m in _EN_NUMBER.finditer(text):
         unit = (m.group(2) or "").lower()

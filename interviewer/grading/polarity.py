@@ -30,14 +30,15 @@ _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|�
 # prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常)
 _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
                        + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非])|消除|去掉|去除|免去|省去|省掉|"
-                       r"永不|从不|绝不)")
+                       r"永不|从不|绝不|还没|尚未|丢(?!失)|关闭|关掉|禁用|禁止|取消)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
                      r"ignore|ignores|ignoring)\b|n't\b")
 # ... and "near-zero quality loss", "removing any overhead"
 _LOOSE_EN = re.compile(_NEG_EN.pattern + r"|\b(?:zero|near-zero|negligible|minimal|"
-                       r"remov(?:e|es|ed|ing)|eliminat(?:e|es|ed|ing))\b")
+                       r"remov(?:e|es|ed|ing)|eliminat(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|"
+                       r"(?:turn|switch)(?:s|ed|es|ing)? off)\b")
 # a negation inside a condition ("if the model doesn't fit") asserts nothing
 _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whether)\b|如果|若|假如|要是|当|"
                         r"先|暂时|还没|确认|检查|核实)"
@@ -45,11 +46,21 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 # a clause that ends in 时, 的时候 or 的话 is a condition too ("应答没有发送回 Producer 端时，")
 _WHEN_ZH = re.compile(r"[^，,；;。.!?！？]*?(?:(?<![实及超同准按定临暂小即适])时|时候|的话)\s*(?:[，,；;。.!?！？]|$)")
+# a cue followed in its clause by 就 or 才 states a condition ("缓存没有就去数据库读"); a clause
+# that ends in a question mark asks ("怎么保证消息没有重复消费？")
+_THEN_ZH = re.compile(r"[^，,；;。.!?！？]*?[就才]")
+_ASKED = re.compile(r"[^，,；;。.!！]*?[?？]")
+# a quoted name is mentioned, not said: a cue inside it denies nothing ("“不淘汰”策略")
+_MENTION = re.compile(r"(?:[“\"‘][^”\"’]{1,20}[”\"’]|'[^'a-z]{1,20}')(?=\s*(?:策略|模式|选项|参数|配置|"
+                      r"命令|policy|mode|option|setting|flag)s?)")
+# a denial of a denial asserts: "不会出现不一致"
+_DOUBLE_GAP = re.compile(r"[会能可是要出现存在有]{0,4}")
 _QUOTED = re.compile(r"\s*[\"“'‘]([^\"”'’]{1,80})[\"”'’]")  # not "Kafka uses ZK": the whole statement
 _CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
 _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
                          r"discouraged|deprecated|forbidden|disallowed|banned)\b")
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
+_SCOPE_STOP = "就才则的"  # ... up to the consequence, or the end of a modifier
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 _SCOPE_EN = 4  # content words after an English cue
 _NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
@@ -89,19 +100,28 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
     lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
 
     def conditional(at: int) -> bool:
-        return not loose and bool(_CONDITION.search(lowered[:at]))
+        return not loose and bool(_CONDITION.search(lowered[:at]) or _ASKED.match(lowered, at))
+
+    mentions = [m.span() for m in _MENTION.finditer(lowered)]
+    cues = [m for m in (_LOOSE_ZH if loose else _NEG_ZH).finditer(lowered)
+            if not any(lo < m.start() < hi for lo, hi in mentions)]
+    doubled = {i for i, (m, n) in enumerate(zip(cues, cues[1:]))
+               if n.group() not in _AVERT and _DOUBLE_GAP.fullmatch(lowered, m.end(), n.start())}
+    doubled |= {i + 1 for i in doubled}
 
     spans: list[tuple[int, int]] = []
     heads: set[str] = set()
     averted: set[str] = set()
     head_texts: list[str] = []
-    for m in (_LOOSE_ZH if loose else _NEG_ZH).finditer(lowered):
-        if conditional(m.start()) or (not loose and _WHEN_ZH.match(lowered, m.start())):
+    for i, m in enumerate(cues):
+        if i in doubled or conditional(m.start()) or (not loose and (
+                _WHEN_ZH.match(lowered, m.start()) or _THEN_ZH.match(lowered, m.end()))):
             continue
         start = m.end()
         stop, reach = start, 0
-        while stop < len(lowered) and reach < _SCOPE_ZH and re.match(
-                f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]):
+        while stop < len(lowered) and reach < _SCOPE_ZH and lowered[stop] not in _SCOPE_STOP \
+                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]) \
+                and not (lowered[stop] == "、" and not lowered[start:stop].strip()):
             word = _LATIN_RUN.match(lowered, stop)
             stop = word.end() if word else stop + 1  # a Latin word is read whole, and
             reach += 1  # counts as one character of the reach

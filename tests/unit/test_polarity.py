@@ -1,0 +1,84 @@
+"""What a text denies, in the shapes long spoken points take (pure code)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.grading.claims import contradiction
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a denial inside a question asserts nothing
+    ("系统复杂度提高：怎么保证消息没有重复消费？怎么处理消息丢失的情况？",
+     "要额外处理重复投递、重复消费、丢消息这些麻烦，复杂度上去了"),
+    # 没 X 就 Y, 不 X 就 Y: a condition, said without 如果
+    ("读的时候，先读缓存，缓存没有的话，就读数据库，然后取出数据后放入缓存",
+     "读的时候缓存没有就去数据库读然后放进缓存"),
+    ("在缓存之前增加布隆过滤器：key 不存在于布隆过滤器中，可以确定数据就一定不会存在于数据库中",
+     "在缓存前面放一个布隆过滤器，过滤器说不存在就一定不存在，直接返回"),
+    # a denial that stands alone ("缓存里没有、") reaches nothing after it
+    ("缓存穿透：恶意请求的数据缓存中查不到，数据库里也查不到，请求每次都直接查询数据库",
+     "缓存穿透是请求的数据缓存里没有、数据库里也没有，每次都直接查数据库"),
+    # a denial reaches no further than 的 that ends its phrase
+    ("若缓存的数据更新不频繁，可以采用分布式互斥锁或者本地互斥锁",
+     "更新不频繁的用分布式互斥锁或本地互斥锁"),
+    # a denial of a denial asserts
+    ("读请求和写请求串行化，串到一个内存队列里去，可以保证一定不会出现不一致，但会导致系统的吞吐量大幅度降低",
+     "如果要求严格一致，可以把读请求和写请求串行化到一个内存队列里，但系统吞吐量会大幅降低"),
+    # a quoted name is mentioned, not said
+    ("如果大量过期 key 堆积在内存里，导致 Redis 内存块耗尽了，走内存淘汰机制",
+     "内存耗尽就走内存淘汰机制：“不淘汰”策略在内存不足时让新的写入直接报错"),
+    # the same denial said another way: 还没来得及, 丢 for 丢失, 别让它 for 关闭
+    ("consumer 有些消息处理了，但是没来得及提交 offset，重启之后，少数消息会再次消费一次",
+     "消费者处理完消息还没来得及提交位点就被 kill 了"),
+    ("RDB 快照每隔 5 分钟生成一次，一旦 Redis 进程宕机，会丢失最近 5 分钟的数据",
+     "快照每隔五分钟才生成一次，宕机会丢最近五分钟的数据"),
+    ("关闭自动提交 offset，在处理完之后自己手动提交 offset，就可以保证数据不会丢",
+     "别让它自动提交位移，等业务真正处理完再手动 commit"),
+])
+def test_denials_in_questions_conditions_and_idioms_are_not_contradictions(point: str,
+                                                                           span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # 一个 is an article, not a count: "三个好处" is no other number
+    ("解耦：通过一个 MQ，Pub/Sub 发布订阅消息这么一个模型，A 系统就跟其它系统彻底解耦了",
+     "引入消息队列有三个好处：一是解耦，用发布/订阅模型"),
+    # "一个过期时间" is a count of one, not a time said to shrink
+    ("从数据库中只要没查到，就写一个空值到缓存里去，然后设置一个过期时间",
+     "数据库没查到就往缓存写一个空值并设置过期时间"),
+])
+def test_an_article_is_no_count(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # what these readings leave: a plain denial, and only one of a count
+    ("读请求和写请求串行化，可以保证一定不会出现不一致", "读写串行化之后还是会出现不一致", "negated"),
+    ("Redis 的过期策略是定期删除加惰性删除", "Redis 的过期策略是定期删除，不会惰性删除", "negated"),
+    ("消息队列只有一种消费模型", "消息队列有三种消费模型", "number"),
+    ("缓存没有的话，就读数据库，然后放入缓存", "缓存没有的话也不读数据库，直接返回空", "negated"),
+])
+def test_what_these_readings_leave(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a quoted statement is said, not only mentioned
+    ("AWQ：“并非所有权重都同样重要”——根据激活分布保护关键通道", "激活感知权重量化认为并非所有权重同样重要，根据激活分布保护关键通道",
+     None),
+    ("AWQ：“并非所有权重都同样重要”", "AWQ 对所有权重一视同仁，所有权重都同样重要", "negated"),
+    # 一个 that ends its phrase is a count
+    ("三节点集群最多容忍 1 个节点故障", "三个节点的话能挂一个，因为写入要过半", None),
+])
+def test_quoted_statements_and_counts_at_a_phrase_end(point: str, span: str,
+                                                      kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_denial_of_avoiding_is_no_double_denial() -> None:
+    # "并不能避免 X" says X happens: it denies the point's 避免 X
+    assert contradiction("KV Cache 把已计算的 K、V 缓存起来，避免重复计算 → 空间换时间。",
+                         "KV Cache 并不能避免重复计算，每一步还是要把前面所有 token 的 K、V 重新算一遍。") \
+        == "negated"
