@@ -11,6 +11,9 @@ point's ("把 CPU 上的数据搬进 GPU" against "卸载到 CPU").
 ``reversed_trade``: both trade one of time and space for the other ("以时间换空间", "空间换
 时间", "trades compute for memory"), the other way round.
 
+``reversed_steps``: both name two steps in order ("先更新数据库，然后再删除缓存", "update the
+cache first and then the database"), and the span puts the point's second first.
+
 Plain ``re`` only: no numpy.
 """
 
@@ -19,7 +22,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from interviewer.content.language import language_of
 from interviewer.grading.alternatives import _TRANSITION, ALTERNATIVES, _members
+from interviewer.grading.claim_text import _terms, _units
 
 _CONNECTOR = re.compile(r"\s*(?:(?:下降|上升|降低|提升|增加|减少|缩小|扩大)?(?:到|至|为|成)|→|->|=>|⇒|"
                         r"\b(?:down to|up to|to|into)\b)")
@@ -110,3 +115,38 @@ def reversed_trade(point: str, span: str) -> bool:
     """The span gives what the point gets for what the point gives, and never the same."""
     mine, theirs = _trades(point), _trades(span)
     return bool(theirs) and not mine & theirs and any((b, a) in theirs for a, b in mine)
+
+
+# ---------------------------------------------------------------- steps
+
+_STEP = r"[^，,；;。!?！？]{1,20}?"
+_STEPS_ZH = re.compile(f"先({_STEP})[，,]?\\s*(?:然后再|然后|之后再|之后|随后|接着|再|(?<![之然以])后(?![端台续面]))"
+                       r"([^，,；;。!?！？]{1,20})")
+_STEPS_EN = re.compile(r"\bfirst\s+([^,;.!?]{1,60}?)\s*,?\s*(?:and\s+)?then\s+([^,;.!?]{1,60})"
+                       r"|((?:\b[\w'-]+\s+){1,6}?)first\s*,?\s*(?:and\s+)?then\s+([^,;.!?]{1,60})")
+
+
+@lru_cache(maxsize=16384)
+def steps(text: str) -> tuple[tuple[str, str], ...]:
+    """``(first step, second step)`` of each "先 A 再 B", "first A, then B", "A first, then B"."""
+    lowered = text.lower()
+    out = [(m.group(1), m.group(2)) for m in _STEPS_ZH.finditer(lowered)]
+    out += [tuple(g for g in m.groups() if g is not None) for m in _STEPS_EN.finditer(lowered)]
+    return tuple((a, b) for a, b in out if a.strip() and b.strip())
+
+
+def reversed_steps(point: str, span: str) -> bool:
+    """The span puts first what the point does second, and second what it does first: read
+    in content units within one language, in glossary terms across languages; what both of
+    a side's steps name tells no order."""
+    read = _units if language_of(point) == language_of(span) else _terms
+    for p_first, p_then in steps(point):
+        pa, pb = set(read(p_first)), set(read(p_then))
+        pa, pb = pa - pb, pb - pa
+        for s_first, s_then in steps(span):
+            sa, sb = set(read(s_first)), set(read(s_then))
+            sa, sb = sa - sb, sb - sa
+            crossed, straight = (len(pa & sb), len(pb & sa)), len(pa & sa) + len(pb & sb)
+            if min(crossed) and sum(crossed) > straight:
+                return True
+    return False

@@ -82,3 +82,21 @@ def test_a_denial_of_avoiding_is_no_double_denial() -> None:
     assert contradiction("KV Cache 把已计算的 K、V 缓存起来，避免重复计算 → 空间换时间。",
                          "KV Cache 并不能避免重复计算，每一步还是要把前面所有 token 的 K、V 重新算一遍。") \
         == "negated"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # two steps in the other order
+    ("更新的时候，先更新数据库，然后再删除缓存", "正确做法是先更新缓存再更新数据库", "reversed"),
+    # across languages, in the glossary's terms
+    ("先在节点内做张量并行，再在节点间做流水线并行", "Pipeline parallelism first, then tensor parallelism",
+     "reversed"),
+    ("First update the database, then delete the cache", "Delete the cache first, then update the database",
+     "reversed"),
+    # ... and in the same order
+    ("更新的时候，先更新数据库，然后再删除缓存", "先写数据库，写成功了再删缓存", None),
+    ("First update the database, then delete the cache",
+     "update the database first and then delete the cache", None),
+    ("更新的时候，先更新数据库，然后再删除缓存", "Update the database first, then delete the cache", None),
+])
+def test_steps_in_the_other_order_are_reversed(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
