@@ -51,8 +51,9 @@ from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
                                           _Polarity, _polarity, _within)
-from interviewer.grading.reversals import (reversed_move, reversed_steps, reversed_trade,
-                                           reversed_transition, steps, transitions)
+from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
+                                           reversed_steps, reversed_trade, reversed_transition,
+                                           steps, transitions)
 from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
@@ -328,14 +329,15 @@ def contradiction(point: str, span: str) -> str | None:
     ``narrowed``, ``number``, ``roles``),
     or None. Brackets are read as part of the text they explain; a bare name, or a list of
     names, claims nothing."""
-    if (is_bare(span) or is_term_list(span)) and not transitions(span) and not steps(span):
+    if (is_bare(span) or is_term_list(span)) and not (transitions(span) or steps(span)
+                                                        or mappings(span)):
         return None  # ("O(n) → O(n^2)" names two states and claims the move, "A first, then
         # B" an order)
     if negation_conflict(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
             or reversed_move(point, span) or reversed_trade(point, span) \
-            or reversed_steps(point, span):
+            or reversed_steps(point, span) or reversed_mapping(point, span):
         return "reversed"
     if swapped(point, span):
         return "swapped"

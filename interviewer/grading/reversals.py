@@ -11,6 +11,9 @@ point's ("把 CPU 上的数据搬进 GPU" against "卸载到 CPU").
 ``reversed_trade``: both trade one of time and space for the other ("以时间换空间", "空间换
 时间", "trades compute for memory"), the other way round.
 
+``reversed_mapping``: both map one thing to another ("maps IP to MAC", "domain → IP",
+"把域名解析成 IP"), and the span maps the point's target to its source.
+
 ``reversed_steps``: both name two steps in order ("先更新数据库，然后再删除缓存", "update the
 cache first and then the database"), and the span puts the point's second first.
 
@@ -136,17 +139,50 @@ def steps(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def reversed_steps(point: str, span: str) -> bool:
-    """The span puts first what the point does second, and second what it does first: read
-    in content units within one language, in glossary terms across languages; what both of
-    a side's steps name tells no order."""
-    read = _units if language_of(point) == language_of(span) else _terms
-    for p_first, p_then in steps(point):
-        pa, pb = set(read(p_first)), set(read(p_then))
+    """The span puts first what the point does second, and second what it does first."""
+    return _crossed(steps(point), steps(span), language_of(point) == language_of(span))
+
+
+def _crossed(mine: tuple[tuple[str, str], ...], theirs: tuple[tuple[str, str], ...],
+             same_language: bool) -> bool:
+    """One of ``theirs`` pairs holds each side of one of ``mine`` on the other side: read in
+    content units within one language, in glossary terms and Latin words across languages;
+    what both sides of a pair name tells no order."""
+    def read(text: str) -> set[str]:
+        return _units(text) if same_language else set(_terms(text)) | _latin(text)
+
+    for p_first, p_then in mine:
+        pa, pb = read(p_first), read(p_then)
         pa, pb = pa - pb, pb - pa
-        for s_first, s_then in steps(span):
-            sa, sb = set(read(s_first)), set(read(s_then))
+        for s_first, s_then in theirs:
+            sa, sb = read(s_first), read(s_then)
             sa, sb = sa - sb, sb - sa
             crossed, straight = (len(pa & sb), len(pb & sa)), len(pa & sa) + len(pb & sb)
             if min(crossed) and sum(crossed) > straight:
                 return True
     return False
+
+
+def _latin(text: str) -> set[str]:
+    return {u for u in _units(text) if u.isascii()}
+
+
+# a mapping from one thing to another: "maps IP to MAC", "domain → IP", "把域名解析成 IP"
+_MAPS_EN = re.compile(r"\b(?:maps?|mapping|mapped|translat(?:e|es|ed|ing)|convert(?:s|ed|ing)?|"
+                      r"resolv(?:e|es|ed|ing)|turn(?:s|ed|ing)?)\s+([^,;.!?]{1,40}?)\s+(?:to|into)\s+"
+                      r"([^,;.!?]{1,40})")
+_MAPS_ARROW = re.compile(r"(?:^|[=:：，,;；])\s*([^=:：，,;；→]{1,30}?)\s*(?:→|->|=>)\s*([^,;。，；!?→]{1,30})")
+_MAPS_ZH = re.compile(r"把([^，,；;。]{1,20}?)(?:映射|转换|解析|翻译|转化|变)(?:成|为|到)([^，,；;。]{1,20})")
+
+
+@lru_cache(maxsize=16384)
+def mappings(text: str) -> tuple[tuple[str, str], ...]:
+    """``(from, to)`` of each mapping ``text`` states."""
+    lowered = text.lower()
+    return tuple((m.group(1), m.group(2)) for pattern in (_MAPS_EN, _MAPS_ARROW, _MAPS_ZH)
+                 for m in pattern.finditer(lowered) if m.group(1).strip() and m.group(2).strip())
+
+
+def reversed_mapping(point: str, span: str) -> bool:
+    """The span maps the point's target to its source."""
+    return _crossed(mappings(point), mappings(span), language_of(point) == language_of(span))

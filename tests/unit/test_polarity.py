@@ -115,3 +115,17 @@ def test_steps_in_the_other_order_are_reversed(point: str, span: str, kind: str 
 ])
 def test_more_sets_of_alternatives(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a mapping the other way round
+    ("ARP maps IP to MAC", "ARP maps a MAC address to an IP address", "reversed"),
+    ("DNS = domain → IP translation", "DNS translates IP addresses into domain names", "reversed"),
+    ("DNS 把域名解析成 IP 地址", "DNS 把 IP 地址解析成域名", "reversed"),
+    # ... and the same way
+    ("ARP maps IP to MAC", "ARP resolves an IPv4 address to the MAC address that owns it", None),
+    ("DNS = domain → IP translation", "DNS turns a hostname into the IP address to connect to", None),
+    ("DNS 把域名解析成 IP 地址", "DNS resolves a domain name to an IP address", None),
+])
+def test_a_mapping_the_other_way_round(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
