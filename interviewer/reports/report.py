@@ -140,6 +140,21 @@ def _should_have_said(points: list[dict]) -> list[tuple[str, list[str]]]:
     return list(said.items())
 
 
+def _grouped(questions: list[dict]) -> list[dict]:
+    """Each question followed by its retakes, as the summary screen shows them (the JSON
+    keeps the order they were asked in)."""
+    by_number = {q["number"]: q for q in questions}
+
+    def root(q: dict) -> int:
+        seen = set()
+        while q["retake_of"] in by_number and q["number"] not in seen:
+            seen.add(q["number"])
+            q = by_number[q["retake_of"]]
+        return q["number"]
+
+    return sorted(questions, key=lambda q: (root(q), q["number"]))
+
+
 def _md(text: str | None) -> str:
     """Inline Markdown-safe text: specials escaped, every kind of line break folded to a
     space (for tables and lists)."""
@@ -160,7 +175,7 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
                      "were covered; this session's tags, as of its end): "
                      + ", ".join(f"{_md(k)} {v:.0%}" for k, v in d["mastery"].items()))
     lines.append("")
-    for q in d["questions"]:
+    for q in _grouped(d["questions"]):
         retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
         lines += [f"## {q['number']}. {_md(q['question'])}{retake}", ""]
         if q["status"] == "skipped":
@@ -266,7 +281,7 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
            f'<span class="bar"><span style="width:{pct * 100:.0f}%"></span></span>')
     out += ["</ul>", f'<p class="overall">Overall score: {format_score(pct)}{bar}</p>',
             f'<p class="rule">{_e(SCORE_RULE.capitalize())}.</p>']
-    for q in d["questions"]:
+    for q in _grouped(d["questions"]):
         retake = f" (retake of {q['retake_of']})" if q["retake_of"] else ""
         out.append(f'<section class="q"><h2>{q["number"]}. {_e(q["question"])}{_e(retake)}</h2>')
         if q["status"] == "skipped":

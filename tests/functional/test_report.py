@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -251,3 +252,11 @@ def _html_escaped(text: str) -> str:
     import html
 
     return html.escape(text)
+
+
+def test_a_retake_is_shown_under_the_question_it_retakes() -> None:
+    # the summary screen groups them so; the reports read the same way
+    for fmt, heading in (("md", r"^## (\d+)\."), ("html", r'<section class="q"><h2>(\d+)\.')):
+        text = render(sample_interview(), fmt, META)
+        order = [int(n) for n in re.findall(heading, text, flags=re.MULTILINE)]
+        assert order == [1, 4, 2, 3], (fmt, order)
