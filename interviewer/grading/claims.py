@@ -47,6 +47,7 @@ from interviewer.grading.claim_text import (
 from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS, language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
+from interviewer.grading.effects import steady
 from interviewer.grading.magnitudes import Order, magnitudes, near_units, order_of, turned
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
@@ -284,6 +285,18 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
     return out
 
 
+def changed_against_steady(point: str, span: str) -> bool:
+    """One side says a quantity does not change ("不会影响吞吐"), the other moves it ("吞吐量
+    大幅度降低"), and the first does not move it too."""
+    for still, moving, own in ((steady(point), _span_directions(span), _point_directions(point)),
+                               (steady(span), _point_directions(point), _span_directions(span))):
+        for units in still:
+            if any(units & near for _, near, _ in moving) \
+                    and not any(units & near for _, near, _ in own):
+                return True
+    return False
+
+
 _BOTH_WAYS = re.compile(r"反之|反过来|\b(?:vice versa|conversely)\b")
 
 
@@ -333,7 +346,7 @@ def contradiction(point: str, span: str) -> str | None:
                                                         or mappings(span)):
         return None  # ("O(n) → O(n^2)" names two states and claims the move, "A first, then
         # B" an order)
-    if negation_conflict(point, span):
+    if negation_conflict(point, span) or changed_against_steady(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
             or reversed_move(point, span) or reversed_trade(point, span) \

@@ -114,3 +114,19 @@ def test_steps_in_the_other_order_are_reversed(point: str, span: str, kind: str 
 ])
 def test_a_mapping_the_other_way_round(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a quantity said to stay as it is, against one said to move
+    ("读请求和写请求串行化，串到一个内存队列里去，但会导致系统的吞吐量大幅度降低",
+     "把读写请求串行化到内存队列里也不会影响吞吐，是最推荐的方案", "negated"),
+    ("Gradient checkpointing reduces activation memory at the cost of extra compute",
+     "Gradient checkpointing doesn't affect memory at all, it only slows training down", "negated"),
+    ("量化后模型精度会略降", "量化对精度没有任何影响", "negated"),
+    ("Flash Attention 不改变数学结果，只是更高效计算", "Flash Attention 会让结果变差", "negated"),
+    # ... the same, or another quantity
+    ("Flash Attention 不改变数学结果，只是更高效计算", "FlashAttention 不影响计算结果，只是算得更快", None),
+    ("增大 batch 可以提升吞吐量", "增大 batch 不会影响单个请求的结果", None),
+])
+def test_no_change_against_a_change(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
