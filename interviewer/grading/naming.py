@@ -65,6 +65,12 @@ _VERB_EN = frozenset(
     "increases decreases enables ensures guarantees prevents by so because if when which that "
     "via to into".split())  # auxiliaries, third-person verbs and linking words; base forms
 # are left out because most of them are nouns too (cache, store, shard, update)
+# a base form that is a noun too ("update", "cache") is a verb when an object follows it
+_INSTRUCTION = re.compile(r"\s*(?:then\s+|first\s+|please\s+)?(?:use|add|enable|disable|set|"
+                          r"reduce|increase|split|shard|cache|avoid|run|keep|store|delete|remove|"
+                          r"insert|update|evict|invalidate|flush|retry|restart|send|return|write|"
+                          r"read|drop|create|close|open|lock|release|commit)\s+(?:the|a|an|every|"
+                          r"each|all|its|their|your|this|that|these|those)\b")
 _ITEM_SEP = re.compile(r"[、，,；;+&]|\band\b|\bor\b|和|与|及|以及|或")
 _MAX_BARE_CJK = 6  # a name rarely has more characters once its Latin part is set aside
 _MAX_BARE_WORDS = 3
@@ -77,6 +83,8 @@ def _bare_item(item: str) -> bool:
     cjk = "".join(_CJK_RUN.findall(item))
     if cjk:
         return len(cjk) <= _MAX_BARE_CJK and not _PREDICATE_ZH.search(cjk)
+    if _INSTRUCTION.match(item.lower()):
+        return False  # "delete the cache first": a verb with its object, not a name
     words = [w for w in _WORD.findall(item.lower()) if w not in ("a", "an", "the")]
     return len(words) <= _MAX_BARE_WORDS and not (set(words) & _VERB_EN)
 

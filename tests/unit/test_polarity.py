@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.grading.claims import contradiction
+from interviewer.grading.claims import contradiction, is_bare
 
 
 @pytest.mark.parametrize(("point", "span"), [
@@ -130,3 +130,13 @@ def test_a_mapping_the_other_way_round(point: str, span: str, kind: str | None) 
 ])
 def test_no_change_against_a_change(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize("span", [
+    "Delete the cache first, then update the database",
+    "update the database first and then delete the cache",
+    "Insert the row only if the key is new",
+    "Evict the least recently used keys",
+])
+def test_an_instruction_is_no_bare_name(span: str) -> None:
+    assert not is_bare(span)
