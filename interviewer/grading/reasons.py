@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING
 
 from interviewer.content.language import CJK
 from interviewer.grading.features import FEATURES
+from interviewer.grading.naming import is_bare
 
 if TYPE_CHECKING:
     from interviewer.grading.calibration import Scorer
     from interviewer.grading.grader import Evidence
 
-BARE_NAME_RATIO = 0.5  # evidence under half the point's length: a name, not an explanation
+BARE_NAME_RATIO = 0.5  # a bare name under half the point's length: named, not explained
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it
 # an answer about another question says something: a span of this many characters at least
 # (a Latin word counts two); "不知道，跳过" or "no idea" is about nothing
@@ -37,7 +38,7 @@ def reason(verdict: str, ev: Evidence, i: int, scorer: Scorer, earns: bool = Fal
     if verdict == "covered":
         return "stated in your answer"
     if verdict == "partial":
-        if row["short"] < BARE_NAME_RATIO:
+        if row["short"] < BARE_NAME_RATIO and is_bare(span):
             return "named, but not explained: say what it does or why it matters"
         return "touched on, but vague or incomplete"
     if ev.restating >= RESTATING_SHARE:

@@ -140,3 +140,22 @@ def test_no_change_against_a_change(point: str, span: str, kind: str | None) -> 
 ])
 def test_an_instruction_is_no_bare_name(span: str) -> None:
     assert not is_bare(span)
+
+
+@pytest.mark.parametrize(("span", "named"), [
+    ("ZeRO", True),
+    ("能减少幻觉", False),  # a short clause that says something: touched on, not only named
+    ("默认不要微调", False),
+])
+def test_a_partial_point_is_called_named_only_when_its_evidence_is_a_name(span: str,
+                                                                         named: bool) -> None:
+    import numpy as np
+
+    from interviewer.grading.features import FEATURES
+    from interviewer.grading.grader import Evidence
+    from interviewer.grading.reasons import reason
+
+    row = np.zeros((1, len(FEATURES)))
+    row[0, FEATURES.index("short")] = 0.2  # the evidence is a fifth of the point's length
+    ev = Evidence(rows=row, spans=[span], similarities=np.zeros(1))
+    assert reason("partial", ev, 0, scorer=None).startswith("named") is named
