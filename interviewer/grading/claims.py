@@ -371,12 +371,21 @@ _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+")
 def names_neighbour(point: str, span: str) -> bool:
     """The point's compound name (DeepSpeed-Chat, ZeRO-Offload) is absent from the span, which
     names only its head (DeepSpeed, ZeRO): a neighbouring thing, not the point's."""
-    lowered = span.lower()
+    compounds = _compounds(point)
+    if not compounds:
+        return False
+    lowered, squashed = span.lower(), squash(span)
+    return any(name not in squashed and head.search(lowered) for name, head in compounds)
+
+
+@lru_cache(maxsize=4096)
+def _compounds(point: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The point's compound names (squashed), each with a pattern for its head alone."""
+    out = []
     for name in _COMPOUND.findall(point):
         head = re.split(r"[-_]", name)[0].lower()
-        if squash(name) not in squash(span) and len(head) >= 3 and re.search(
-                rf"(?<![a-z0-9]){re.escape(head)}(?![a-z0-9\-_])", lowered):
-            return True
-    return False
+        if len(head) >= 3:
+            out.append((squash(name), re.compile(rf"(?<![a-z0-9]){re.escape(head)}(?![a-z0-9\-_])")))
+    return tuple(out)
 
 

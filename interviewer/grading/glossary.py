@@ -22,9 +22,12 @@ _FILE = Path(__file__).with_name("glossary.json")
 _SHORT = 4  # Latin aliases this short match as whole words only ("EP" is not inside "step")
 
 
+_UNSQUASHED = re.compile(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]")
+
+
 def squash(text: str) -> str:
     """Lowercase letters, digits and CJK only: ``Flash Attention`` matches ``FlashAttention``."""
-    return re.sub(r"[^a-z0-9\u3400-\u9fff\uf900-\ufaff]", "", text.lower())
+    return _UNSQUASHED.sub("", text.lower())
 
 
 @dataclass(frozen=True)

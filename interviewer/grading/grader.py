@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
@@ -222,9 +223,12 @@ class Grader:
         for i, point in enumerate(points):
             order = np.argsort(-sims[i])
             conflict = None
-            usable = [int(k) for k in order if not names_neighbour(point.text, spans[int(k)])]
-            j = usable[0] if usable else int(order[0])
-            for k in usable[:CONFLICT_CANDIDATES]:
+            # the closest spans that do not name a neighbour in its place, read lazily: the
+            # rest are needed only when every candidate contradicts the point
+            usable = (int(k) for k in order if not names_neighbour(point.text, spans[int(k)]))
+            candidates = list(islice(usable, CONFLICT_CANDIDATES))
+            j = candidates[0] if candidates else int(order[0])
+            for k in candidates:
                 # a clause is read with its sentence: "DeepSpeed是一个训练框架" says who made
                 # it in the clause after, and "每张卡还是保存完整的优化器状态" follows "ZeRO
                 # 不会对优化器状态做分片"
@@ -238,8 +242,7 @@ class Grader:
             else:
                 # every close span contradicts the point: the best of the rest that does not
                 # is evidence (the sentence holding a contradicting clause contradicts too)
-                rest = next((k for k in usable[CONFLICT_CANDIDATES:]
-                             if not contradicts(point.text, spans[k])), None)
+                rest = next((k for k in usable if not contradicts(point.text, spans[k])), None)
                 if rest is None:
                     unsupported.add(i)  # j stays the closest span
                 else:

@@ -75,10 +75,13 @@ def _same_value(a: float, b: float) -> bool:
 def number_conflict(point: str, span: str) -> bool:
     """Both give a number in the same unit, and the span never gives the point's value (in
     its unit, or with none: "乘 1024" and "放大 1024 倍")."""
-    lp, point_transition = _point_endpoints(point)
-    if point_transition and not _STILL.search(span.lower()):
-        lp = point.lower()  # "从 200ms 到 20ms" is said by an answer that names either
-    pn, sn = _point_numbers(_cased(lp, point)), numbers(_cased(_endpoints(span.lower())[0], span))
+    lp, pn = _point_side(point, transition=False)
+    if not pn and not _point_side(point, transition=True)[1]:
+        return False  # the point gives no number
+    if _point_endpoints(point)[1] and not _STILL.search(span.lower()):
+        # "从 200ms 到 20ms" is said by an answer that names either
+        lp, pn = _point_side(point, transition=True)
+    sn = numbers(_cased(_endpoints(span.lower())[0], span))
     if not pn or not sn or any(_same_value(a, b) and (u == v or not u or not v)
                                for a, u in pn for b, v in sn):
         return False
@@ -102,4 +105,9 @@ def _ranges(text: str) -> list[tuple[float, float, str]]:
 
 
 # what a point says is read once per process: rubric points are graded against every answer
-_point_numbers = lru_cache(maxsize=4096)(lambda point: numbers(point))
+@lru_cache(maxsize=4096)
+def _point_side(point: str, transition: bool) -> tuple[str, frozenset[tuple[float, str]]]:
+    """The point as compared (lowered; with a transition's start blanked unless ``transition``)
+    and its numbers."""
+    lp = point.lower() if transition else _point_endpoints(point)[0]
+    return lp, frozenset(numbers(_cased(lp, point)))
