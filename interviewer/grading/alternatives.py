@@ -71,6 +71,10 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("最慢", "slowest"), ("最快", "fastest")),
     (("singly linked", "singly-linked", "单向链表", "单链表"),
      ("doubly linked", "doubly-linked", "双向链表", "双链表")),
+    (("读多写少", "read-heavy", "read heavy"), ("写多读少", "write-heavy", "write heavy")),
+    (("缓存穿透", "cache penetration"), ("缓存击穿", "cache breakdown", "hotspot invalid"),
+     ("缓存雪崩", "cache avalanche")),
+    (("rdb",), ("aof",)),  # Redis persistence
     # the side of a Kafka client or server a setting belongs to
     (("broker 端", "broker端", "broker-side", "broker side", "服务端"),
      ("producer 端", "producer端", "producer-side", "producer side", "生产者端", "生产端"),

@@ -159,3 +159,18 @@ def test_a_partial_point_is_called_named_only_when_its_evidence_is_a_name(span: 
     row[0, FEATURES.index("short")] = 0.2  # the evidence is a fifth of the point's length
     ev = Evidence(rows=row, spans=[span], similarities=np.zeros(1))
     assert reason("partial", ev, 0, scorer=None).startswith("named") is named
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a member of a set in the place of another: access patterns, cache failures, persistence
+    ("缓存：大部分的高并发场景都是读多写少，读的时候大量走缓存", "缓存适合写多读少的场景", "swapped"),
+    ("Caching suits read-heavy workloads", "Caches suit write-heavy, read-light workloads", "swapped"),
+    ("缓存击穿：某个 key 非常热点，当这个 key 在失效的瞬间，大量的请求就击穿了缓存，直接请求数据库",
+     "缓存穿透就是热点 key 过期导致大量请求打到数据库", "swapped"),
+    ("AOF 以 append-only 的模式写入日志文件，重启时回放日志", "RDB 以 append-only 的模式写日志", "swapped"),
+    # ... and both named, or the same one
+    ("缓存：大部分的高并发场景都是读多写少", "读多写少的场景适合缓存，写多读少就不划算", None),
+    ("AOF 一般每隔 1 秒，通过一个后台线程执行一次 fsync 操作", "AOF 默认每秒 fsync 一次，比 RDB 丢得少", None),
+])
+def test_more_sets_of_alternatives(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
