@@ -15,6 +15,7 @@ from interviewer.content.language import CJK_CHARS
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 CJK_RUN_START = re.compile(f"[{CJK_CHARS}]")
 _WORD = re.compile(r"[a-z][a-z0-9'\-]*|[0-9]+")
+_DOTTED = re.compile(r"\b[a-z][a-z0-9_\-]*(?:\.[a-z][a-z0-9_\-]*){2,}\b")
 _BRACKETS = re.compile(r"[（(][^（）()]*[)）]")
 
 _STOP_EN = frozenset(
@@ -44,7 +45,11 @@ def _units(text: str) -> set[str]:
         out.update(run[i:i + 2] for i in range(len(run) - 1))
         if len(run) == 1:
             out.add(run)
-    out.update(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP_EN)
+    lowered = text.lower()
+    # a setting's dotted name is one thing: max.poll.records is not max.poll.interval.ms
+    out.update(_DOTTED.findall(lowered))
+    lowered = _DOTTED.sub(" ", lowered)
+    out.update(_stem(w) for w in _WORD.findall(lowered) if w not in _STOP_EN)
     return out
 
 

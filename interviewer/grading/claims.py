@@ -214,6 +214,8 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
 _UP += ("更好", "变好", "改善", "better", "improves", "improved")
+# "放大 10 倍", "needs extra memory"
+_UP += ("放大", "extra")
 _UP += ("更频繁", "变频繁", "more frequent", "more frequently", "more often")
 _DOWN += ("less frequent", "less frequently", "less often")
 _DOWN += ("变差", "更差", "恶化", "略降", "下滑", "worse", "degrades", "degraded")
@@ -228,7 +230,9 @@ _WINDOW = 16  # characters either side of a direction word where its quantity is
 
 # Chinese verbs name their quantity after them (减少显存); the others before (显存变大).
 _VERB_DIRECTIONS = frozenset(("增加", "增大", "提高", "提升", "扩大", "加大", "加快", "减少", "减小",
-                              "降低", "节省", "缩小", "减慢", "缩短", "降到", *_ONE))
+                              "降低", "节省", "缩小", "减慢", "缩短", "降到", "放大", *_ONE))
+# an English word of direction right before a Chinese noun names a thing: "reduce 数", "reduce 端"
+_NAMES_A_THING = re.compile(f"\\s*[{CJK_CHARS}]")
 # comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
 _EITHER_SIDE = frozenset(("更多", "更少"))
 _MORE = frozenset(("更多", "增多", "变多", "more"))
@@ -259,18 +263,34 @@ def _names_after(word: str, after: str) -> bool:
     return word in _VERB_DIRECTIONS and bool(re.search(f"[{CJK_CHARS}A-Za-z]", after))
 
 
+_NAME_CHAR = re.compile(r"[a-z0-9_.\-]")
+
+
+def _whole_words(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """A window widened so that it cuts no Latin name in two ("max.poll.records")."""
+    while 0 < lo < len(text) and _NAME_CHAR.match(text[lo - 1]) and _NAME_CHAR.match(text[lo]):
+        lo -= 1
+    while 0 < hi < len(text) and _NAME_CHAR.match(text[hi - 1]) and _NAME_CHAR.match(text[hi]):
+        hi += 1
+    return lo, hi
+
+
 def _directions(text: str) -> list[tuple[int, set[str], Order]]:
     """``(+1 or -1, units of the quantity it moves, the sides of its comparison)`` for every
     direction word in ``text``, and every size said of a quantity (:mod:`magnitudes`)."""
     lowered = text.lower()
     out = [(-sign if _TIME_END.search(near) else sign, near_units(near), order_of(near))
            for sign, near in magnitudes(text)]
+    chinese = language_of(text) == "zh"
     for m in _DIRECTION.finditer(lowered):
         word = m.group()
+        if chinese and word.isascii() and _NAMES_A_THING.match(lowered, m.end()):
+            continue
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
         reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
-        before = re.split(r"[，,；;。：:]|(?<![之以然最])后(?![端台续面])", lowered[max(0, m.start() - reach):m.start()])[-1]
-        after = re.split(r"[，,；;。：:]", lowered[m.end():m.end() + reach])[0]
+        lo, hi = _whole_words(lowered, max(0, m.start() - reach), m.end() + reach)
+        before = re.split(r"[，,；;。：:]|(?<![之以然最])后(?![端台续面])", lowered[lo:m.start()])[-1]
+        after = re.split(r"[，,；;。：:]", lowered[m.end():hi])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
         elif word in _EITHER_SIDE:

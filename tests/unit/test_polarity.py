@@ -174,3 +174,26 @@ def test_a_partial_point_is_called_named_only_when_its_evidence_is_a_name(span: 
 ])
 def test_more_sets_of_alternatives(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "extra" is a direction too
+    ("Slower: needs extra compute and memory", "so it uses less memory than greedy", "reversed"),
+    # an English word of direction in a Chinese text that names a stage is no move of it
+    ("增加 reduce 数", "reduce 数要减少", "reversed"),
+    # ... the same way
+    ("Needs extra compute and memory", "it needs more memory as well", None),
+    ("Map 端先做一次 combine，减少 shuffle 数据量", "combine 在 reduce 端之后才做", None),
+    ("增加 reduce 数", "reduce 数可以多一些", None),
+])
+def test_more_words_of_direction(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("span", "kind"), [
+    # max.poll.interval.ms is not max.poll.records: moving one says nothing of the other
+    ("max.poll.interval.ms 要减少，max.poll.records 反而要增加", "reversed"),
+    ("max.poll.records 要减少，max.poll.interval.ms 可以增加", None),
+])
+def test_a_dotted_setting_is_one_thing(span: str, kind: str | None) -> None:
+    assert contradiction("减少一次性消费信息的总数 max.poll.records", span) == kind
