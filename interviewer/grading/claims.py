@@ -236,12 +236,16 @@ _NAMES_A_THING = re.compile(f"\\s*[{CJK_CHARS}]")
 # comparatives may stand before their noun ("更多的 KV 头") or after it ("显存更多")
 _EITHER_SIDE = frozenset(("更多", "更少"))
 _MORE = frozenset(("更多", "增多", "变多", "more"))
+_INTENSIFIER = re.compile(r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
+_AMOUNT_BEFORE = re.compile(r"(?:一半|[0-9.]+\s*[%×x倍]?|[一二两三四五六七八九十百千万]+倍|half|twice)\s*"
+                            r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
 # a time said to shrink is a speed said to grow: "缩短处理时间" is "处理变快"
 _SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "faster", "slower"))
 _ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "earlier"))
 _TIME_ZH = r"(?:时间|耗时|时长|时延|延迟|等待)"
-_TIME_EN = r"(?:time|latency|duration|wait|waiting)"
-_TIME_END = re.compile(f"(?:{_TIME_ZH}|\\b{_TIME_EN})[的了会将也就都还要能可\\s]*$")
+# first-token and per-token latencies are times too, in either language's text
+_TIME_EN = r"(?:time|latency|duration|wait|waiting|ttft|tpot|itl)"
+_TIME_END = re.compile(f"(?:{_TIME_ZH}|(?<![a-z0-9]){_TIME_EN})(?:[的了会将也就都还要能可\\s]|反而|往往|通常|一般)*$")
 _QUALITY = frozenset(("更好", "变好", "改善", "better", "improves", "improved", "变差", "更差", "恶化",
                       "略降", "下滑", "worse", "degrades", "degraded"))
 
@@ -286,6 +290,10 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         word = m.group()
         if chinese and word.isascii() and _NAMES_A_THING.match(lowered, m.end()):
             continue
+        if word in _MORE and _INTENSIFIER.search(lowered, 0, m.start()) and (
+                _AMOUNT_BEFORE.search(lowered, 0, m.start()) or _DIRECTION.search(
+                    re.split(r"[，,；;。：:]", lowered[:m.start()])[-1])):
+            continue  # "省一半甚至更多", "reduces it by half or more": more of the move just said
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
         reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
         lo, hi = _whole_words(lowered, max(0, m.start() - reach), m.end() + reach)

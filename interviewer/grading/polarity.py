@@ -23,7 +23,11 @@ from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _te
 _NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
-_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到)")
+# ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
+# ("损失降不到 1% 以内")
+_AMOUNT = r"\s*(?:[0-9０-９.]|[一二两三四五六七八九十百千万半几]|百分之)"
+_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到(?!{_AMOUNT})"
+                        f"|到(?={_AMOUNT}[^，,；;。]{{0,10}}?(?:以内|以下|之内)))")
 # "有没有 X", "是不是 X", "是否 X", "允不允许", "成没成功": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无|([{CJK_CHARS}])[没不]\\1")
 # what else denies, read only to see that a point denies what a span denies: 无 and 非 as

@@ -197,3 +197,29 @@ def test_more_words_of_direction(point: str, span: str, kind: str | None) -> Non
 ])
 def test_a_dotted_setting_is_one_thing(span: str, kind: str | None) -> None:
     assert contradiction("减少一次性消费信息的总数 max.poll.records", span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # 不到 before a number is a bound ("下降不到百分之一"), not "cannot fall"
+    ("INT8：精度损失很小（通常 <1% benchmark 下降）", "精度损失很小，基准测试一般下降不到百分之一"),
+    # TTFT is a time: a longer first-token latency is TTFT going up
+    ("batch 越大吞吐越高，但每个请求的 TTFT 可能增加", "批次越大吞吐越高，但每个请求的首词元延迟可能变长"),
+    # "甚至更多" after a saving is more of the saving, not more of the thing saved
+    ("量化把权重压到 8-bit/4-bit 整数，显存减半甚至减到 1/4", "压成 8bit、4bit 的整数，显存就能省一半甚至更多"),
+    ("LoRA cuts optimizer memory by half or more", "LoRA reduces optimizer memory by half or more"),
+])
+def test_bounds_first_token_times_and_intensifiers_are_no_contradictions(point: str,
+                                                                          span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # ... while a denial, the other way, and more of the thing itself still are
+    ("INT8：精度损失很小", "INT8 的精度损失一点都不小", "reversed"),
+    ("消费者宕机会触发 Rebalance", "消费者宕机触发不了 Rebalance", "negated"),
+    ("batch 越大，每个请求的 TTFT 可能增加", "batch 越大，每个请求的 TTFT 反而会降低", "reversed"),
+    ("量化后显存减半", "量化后显存反而占用更多", "reversed"),
+    ("LoRA 显存减半", "LoRA 显存甚至更多", "reversed"),
+])
+def test_what_bounds_and_intensifiers_leave(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
