@@ -196,10 +196,10 @@ class Grader:
         lex = [max((v for v in (lexical_recall(t, prepared) for t in texts) if v is not None),
                    default=None) for texts in alias_lists]
 
-        def row(i: int, j: int) -> np.ndarray:
+        def row(i: int, j: int, lex_i: float | None | str = "answer") -> np.ndarray:
             others = np.delete(sims[:, j], i)
             return feature_row(
-                e=float(sims[i, j]), lex=lex[i],
+                e=float(sims[i, j]), lex=lex[i] if lex_i == "answer" else lex_i,
                 evidence_len=len(spans[j]), point_len=len(points[i].text), off=off,
                 seg_question=float(span_vecs[j] @ q_vec),
                 second=float(others.max()) if others.size else 0.0,
@@ -222,7 +222,7 @@ class Grader:
         rows, best_spans, best_sims, conflicts = [], [], [], []
         for i, point in enumerate(points):
             order = np.argsort(-sims[i])
-            conflict = None
+            conflict, against = None, []
             # the closest spans that do not name a neighbour in its place, read lazily: the
             # rest are needed only when every candidate contradicts the point
             usable = (int(k) for k in order if not names_neighbour(point.text, spans[int(k)]))
@@ -237,17 +237,31 @@ class Grader:
                 if kind is None:
                     j = k
                     break
+                against.append(k)
                 if conflict is None:
                     conflict = (spans[k], row(i, k), kind)
             else:
                 # every close span contradicts the point: the best of the rest that does not
                 # is evidence (the sentence holding a contradicting clause contradicts too)
-                rest = next((k for k in usable if not contradicts(point.text, spans[k])), None)
-                if rest is None:
-                    unsupported.add(i)  # j stays the closest span
+                for k in usable:
+                    if not contradicts(point.text, spans[k]):
+                        j = k
+                        break
+                    against.append(k)
                 else:
-                    j = rest
-            rows.append(row(i, j))
+                    unsupported.add(i)  # j stays the closest span
+            if against and j not in against:
+                # the point's terms in a sentence that says otherwise lend nothing to another
+                # sentence: its terms are counted in the answer without those sentences
+                said = answer
+                for k in against:
+                    said = said.replace(context[k], " ")
+                kept = AnswerText.of(said)
+                rows.append(row(i, j, max((v for v in (lexical_recall(t, kept)
+                                                        for t in alias_lists[i]) if v is not None),
+                                          default=None)))
+            else:
+                rows.append(row(i, j))
             best_spans.append(spans[j])
             best_sims.append(float(sims[i, j]))
             conflicts.append(conflict)

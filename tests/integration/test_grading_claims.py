@@ -163,6 +163,19 @@ def test_a_sentence_holding_the_contradicting_clause_is_no_evidence(real_embedde
     assert g.points[0].verdict in ("contradicted", "missed"), g.points[0]
 
 
+def test_a_contradicted_point_lends_its_terms_to_no_other_sentence(real_embedder,
+                                                                    zh_bank) -> None:
+    """The sentence that says the opposite of a point names its terms; another sentence of
+    the answer, about something else, does not state the point with their help."""
+    rubric = rubric_for_bank(zh_bank).rubric
+    answer = ("训练可以用混合精度和梯度累积，梯度累积会增加通信频率。推理可以用 INT8 量化，"
+              "精度一般下降不到百分之一，显存能省一半甚至更多；再用 KV Cache 避免重复计算。")
+    g = build_grader(real_embedder).grade(rubric, "q01", answer)
+    point = next(p for p in g.points if p.text.startswith("梯度累积减少通信频率"))
+    assert point.verdict in ("contradicted", "missed"), point
+    assert point.credit == 0
+
+
 @pytest.mark.parametrize("answer", ["不知道，跳过", "no idea, skip"])
 def test_an_answer_that_says_nothing_is_not_called_off_topic(real_embedder, zh_bank,
                                                             answer: str) -> None:
