@@ -101,14 +101,20 @@ def _of_the_name(lowered: str, denial: re.Match, name: str) -> bool:
     """The denial is of the name: a Chinese one in its clause, an English one when what
     follows it is part of the name, a word of its use, worth or effect, or nothing."""
     after = lowered[denial.end():]
-    if denial.group() == "useless" or re.match(f"\\s*[{CJK_CHARS}]", after):
+    if denial.group() == "useless":
         return True
+    if re.match(f"\\s*[{CJK_CHARS}]", after):
+        # in its clause, unless it denies a cost the name spares ("前面 token 的 kv 不重算")
+        # or says what the speaker does not know ("AWQ 不太清楚细节")
+        return not _SPARED_ZH.match(after)
     words = [w for w in _WORD.findall(after) if w not in _FILLER_EN][:3]
     content = [w for w in words if w not in _STOP_EN][:2]
     return not content or words[0] in _WORTH_EN or any(w in name or _stem(w) in name
                                                         for w in content)
 
 
+_SPARED_ZH = re.compile(r"\s*(?:太|用|需要|必|会|再|会再|用再|需要再|必再|是很|怎么)?\s*(?:重算|重新计算|重复|浪费|阻塞|"
+                        r"等待|碎片|冗余|拷贝|复制|清楚|确定|了解|记得|熟)")
 _LABEL_DENIAL = re.compile(r"(?:不存在|不需要|不用|没有|没|无需|并不存在)\s*(.{1,12})|"
                            r"\b(?:no|never|not)\b\s+(?:any\s+|a\s+|an\s+)?(.{1,30})")
 
@@ -297,8 +303,8 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         sign = 1 if word in _UP else -1  # _DOWN and _ONE
         reach = _WINDOW * (3 if word.isascii() else 1)  # English words are longer
         lo, hi = _whole_words(lowered, max(0, m.start() - reach), m.end() + reach)
-        before = re.split(r"[，,；;。：:]|(?<![之以然最])后(?![端台续面])", lowered[lo:m.start()])[-1]
-        after = re.split(r"[，,；;。：:]", lowered[m.end():hi])[0]
+        before = re.split(r"[，,；;。：:—–→]|(?<![之以然最])后(?![端台续面])", lowered[lo:m.start()])[-1]
+        after = re.split(r"[，,；;。：:—–→]", lowered[m.end():hi])[0]
         if word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
         elif word in _EITHER_SIDE:
@@ -365,6 +371,30 @@ _point_directions = lru_cache(maxsize=4096)(lambda point: _directions(point))
 _span_directions = lru_cache(maxsize=4096)(lambda span: _directions(span))
 
 
+# a point that is a check to make starts with it ("是否使用了 X", "check whether X"); "控制是否
+# 允许 X" inside a claim is part of it
+# items of a list that each explain their own name: "GPTQ (…), AWQ (…), SmoothQuant (…)"
+_ITEM_END = re.compile(r"[)）]\s*[,，、;；]\s*")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9\-]{2,}")
+
+
+def own_item(point: str, span: str) -> str:
+    """The item of such a list that names one of the point's names, when exactly one does;
+    else the span as it is."""
+    items = _ITEM_END.split(span)
+    if len(items) < 2:
+        return span
+    names = {n.lower() for n in _NAME.findall(point)}
+    mine = [item for item in items
+            if names & {n.lower() for n in _NAME.findall(item.split("(")[0].split("（")[0])}]
+    return mine[0] if len(mine) == 1 else span
+
+
+_WHETHER = re.compile(r"^\s*(?:(?:检查|确认|看看|看|判断|查看)\s*)?(?:是否|有没有|是不是)|"
+                      r"^\s*(?:(?:check|verify|see)\s+)?whether\b")
+_point_asks = lru_cache(maxsize=4096)(lambda point: bool(_WHETHER.search(_body(point).lower())))
+
+
 def contradiction(point: str, span: str) -> str | None:
     """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
     ``narrowed``, ``number``, ``roles``),
@@ -374,7 +404,11 @@ def contradiction(point: str, span: str) -> str | None:
                                                         or mappings(span)):
         return None  # ("O(n) → O(n^2)" names two states and claims the move, "A first, then
         # B" an order)
-    if negation_conflict(point, span) or changed_against_steady(point, span):
+    span = own_item(point, span)
+    # a point that is a check to make ("是否使用了 torch.compile") is answered, not denied, by
+    # a "no"; what it says to do about it can still be said the other way round
+    if (not _point_asks(point) and negation_conflict(point, span)) \
+            or changed_against_steady(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
             or reversed_move(point, span) or reversed_trade(point, span) \

@@ -40,7 +40,8 @@ _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|a
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
                      r"ignore|ignores|ignoring)\b|n't\b")
 # ... and "near-zero quality loss", "removing any overhead"
-_LOOSE_EN = re.compile(_NEG_EN.pattern + r"|\b(?:zero|near-zero|negligible|minimal|"
+_LOOSE_EN = re.compile(_NEG_EN.pattern + r"|\b(?:zero|near-zero|negligible|minimal|drop|drops|"
+                       r"dropped|dropping|"
                        r"remov(?:e|es|ed|ing)|eliminat(?:e|es|ed|ing)|disabl(?:e|es|ed|ing)|"
                        r"(?:turn|switch)(?:s|ed|es|ing)? off)\b")
 # a negation inside a condition ("if the model doesn't fit") asserts nothing

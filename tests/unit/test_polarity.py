@@ -223,3 +223,50 @@ def test_bounds_first_token_times_and_intensifiers_are_no_contradictions(point: 
 ])
 def test_what_bounds_and_intensifiers_leave(point: str, span: str, kind: str) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a denial next to a name denies it only of its worth or of the name's own words:
+    # "不重算" is what a KV cache is for
+    ("KV Cache", "kv cache 前面token的kv不重算"),
+    ("AWQ（保护重要通道）", "AWQ不太清楚细节"),
+    # a dash ends an English clause: "more workers" is not "more bottleneck"
+    ("减少数据加载瓶颈（prefetch、多worker）",
+     "make sure the input pipeline isn't the bottleneck — more DataLoader workers"),
+    # a point that asks whether ("是否使用了 torch.compile") is answered, not denied, by "no"
+    ("编译优化：是否使用了torch.compile/CUDA Graph",
+     "no torch.compile / CUDA graphs → launch overhead dominates w/ lots of small ops"),
+])
+def test_what_a_name_a_dash_and_a_whether_leave_uncontradicted(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ("KV Cache", "KV Cache 其实没什么用", "negated"),
+    ("通信与计算重叠", "通信和计算没办法重叠", "negated"),
+    ("数据并行", "用不着数据并行", "negated"),
+    ("减少数据加载瓶颈", "more data-loading bottleneck is fine", "reversed"),
+    ("编译优化：使用 torch.compile", "don't use torch.compile", "negated"),
+])
+def test_what_names_dashes_and_whethers_still_deny(point: str, span: str, kind: str) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # in a list of named items, each with its own brackets, the point is read against the
+    # item that names it: AWQ's activations are not said of GPTQ
+    ("GPTQ（权重逐层量化，Hessian补偿）",
+     "PTQ: GPTQ (layer by layer, uses 2nd-order/Hessian info to compensate rounding error), "
+     "AWQ (find salient channels via activation magnitude, scale them to protect), SmoothQuant "
+     "(migrate activation outliers into the weights w/ a per-channel scale → W8A8 doable)", None),
+    # "drop X" takes X away, as "no X" does
+    ("BF16 has the same exponent range as FP32, so it usually needs no loss scaling",
+     "fewer mantissa bits — so in practice you drop loss scaling entirely", None),
+])
+def test_a_point_is_read_against_its_own_item_of_a_list(point: str, span: str,
+                                                       kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_its_own_item_still_contradicts_it() -> None:
+    assert contradiction("GPTQ 量化的是权重", "GPTQ 量化的是激活，AWQ 保护重要通道") == "swapped"
