@@ -100,12 +100,12 @@ def contrast_verdicts(real_embedder) -> dict[tuple[str, str], str]:
 # down): BENCHMARKS.md has the figures. These are floors against regressions, not targets:
 # the target for every invariant is 90 %, which the offline grader does not reach yet.
 INVARIANTS = [
-    ("negated", "not covered", 0.50),
-    ("reversed", "not covered", 0.20),
-    ("entity_swap", "not covered", 0.20),
-    ("number_changed", "not covered", 0.15),
+    ("negated", "not covered", 0.65),
+    ("reversed", "not covered", 0.50),
+    ("entity_swap", "not covered", 0.30),
+    ("number_changed", "not covered", 0.50),
     ("bare_named", "not covered", 0.95),
-    ("reworded", "covered", 0.40),
+    ("reworded", "covered", 0.45),
     ("translated", "covered", 0.95),
     ("translated_terms", "covered", 0.85),
 ]
