@@ -196,10 +196,10 @@ class Grader:
         lex = [max((v for v in (lexical_recall(t, prepared) for t in texts) if v is not None),
                    default=None) for texts in alias_lists]
 
-        def row(i: int, j: int, lex_i: float | None | str = "answer") -> np.ndarray:
+        def row(i: int, j: int) -> np.ndarray:
             others = np.delete(sims[:, j], i)
             return feature_row(
-                e=float(sims[i, j]), lex=lex[i] if lex_i == "answer" else lex_i,
+                e=float(sims[i, j]), lex=lex[i],
                 evidence_len=len(spans[j]), point_len=len(points[i].text), off=off,
                 seg_question=float(span_vecs[j] @ q_vec),
                 second=float(others.max()) if others.size else 0.0,
@@ -257,11 +257,9 @@ class Grader:
                 for k in against:
                     said = said.replace(context[k], " ")
                 kept = AnswerText.of(said)
-                rows.append(row(i, j, max((v for v in (lexical_recall(t, kept)
-                                                        for t in alias_lists[i]) if v is not None),
-                                          default=None)))
-            else:
-                rows.append(row(i, j))
+                lex[i] = max((v for v in (lexical_recall(t, kept) for t in alias_lists[i])
+                              if v is not None), default=None)
+            rows.append(row(i, j))
             best_spans.append(spans[j])
             best_sims.append(float(sims[i, j]))
             conflicts.append(conflict)
