@@ -64,7 +64,7 @@ def bench_grading(n: int) -> dict:
         grader.warm_up(rubric)
     for bank, qid, answer in others:  # a process some way into an interview or a batch
         grader.grade(rubrics[bank], qid, answer)
-    floor, warm, naive, spans = [], [], [], []
+    floor, first, naive, spans = [], [], [], []
     per_answer = []  # first grade / median floor of the same answer
     for bank, qid, answer in answers:
         f = []
@@ -74,9 +74,9 @@ def bench_grading(n: int) -> dict:
             f.append(time.perf_counter() - t)
         t = time.perf_counter()
         grader.grade(rubrics[bank], qid, answer)
-        warm.append(time.perf_counter() - t)
+        first.append(time.perf_counter() - t)
         floor.append(statistics.median(f))
-        per_answer.append(warm[-1] / floor[-1])
+        per_answer.append(first[-1] / floor[-1])
         spans.append(len(evidence_spans(answer)))
     for bank, qid, answer in answers:
         q = rubrics[bank].question(qid)
@@ -87,9 +87,9 @@ def bench_grading(n: int) -> dict:
     f50 = statistics.median(floor)
     return {"answers": len(answers), "mean_chars": statistics.mean(len(a) for *_, a in answers),
             "mean_spans": statistics.mean(spans),
-            "floor_p50_ms": 1000 * f50, "grade_p50_ms": 1000 * pct(warm, .5),
-            "grade_p95_ms": 1000 * pct(warm, .95), "naive_p50_ms": 1000 * pct(naive, .5),
-            "grade_over_floor_p50": pct(warm, .5) / f50, "grade_over_floor_p95": pct(warm, .95) / f50,
+            "floor_p50_ms": 1000 * f50, "grade_p50_ms": 1000 * pct(first, .5),
+            "grade_p95_ms": 1000 * pct(first, .95), "naive_p50_ms": 1000 * pct(naive, .5),
+            "grade_over_floor_p50": pct(first, .5) / f50, "grade_over_floor_p95": pct(first, .95) / f50,
             "per_answer_ratio_p50": pct(per_answer, .5), "per_answer_ratio_p95": pct(per_answer, .95),
             "naive_over_floor_p50": pct(naive, .5) / f50}
 

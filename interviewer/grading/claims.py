@@ -222,8 +222,6 @@ _span_polarity = lru_cache(maxsize=16384)(lambda span: _polarity(span))
 _span_loose = lru_cache(maxsize=16384)(lambda span: _polarity(span, loose=True))
 
 
-# a point that is a check to make starts with it ("是否使用了 X", "check whether X"); "控制是否
-# 允许 X" inside a claim is part of it
 # items of a list that each explain their own name: "GPTQ (…), AWQ (…), SmoothQuant (…)"
 _ITEM_END = re.compile(r"[)）]\s*[,，、;；]\s*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9\-]{2,}")
@@ -241,6 +239,8 @@ def own_item(point: str, span: str) -> str:
     return mine[0] if len(mine) == 1 else span
 
 
+# a point that is a check to make starts with it ("是否使用了 X", "check whether X"); "控制是否
+# 允许 X" inside a claim is part of it
 _WHETHER = re.compile(r"^\s*(?:(?:检查|确认|看看|看|判断|查看)\s*)?(?:是否|有没有|是不是)|"
                       r"^\s*(?:(?:check|verify|see)\s+)?whether\b")
 _point_asks = lru_cache(maxsize=4096)(lambda point: bool(_WHETHER.search(_body(point).lower())))

@@ -51,7 +51,7 @@ _EITHER_SIDE = frozenset(("更多", "更少"))
 _MORE = frozenset(("更多", "增多", "变多", "more"))
 _INTENSIFIER = re.compile(r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
 _AMOUNT_BEFORE = re.compile(r"(?:一半|[0-9.]+\s*[%×x倍]?|[一二两三四五六七八九十百千万]+倍|half|twice)\s*"
-                            r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
+                            + _INTENSIFIER.pattern)
 # a time said to shrink is a speed said to grow: "缩短处理时间" is "处理变快"
 _SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "faster", "slower"))
 _ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "earlier"))
