@@ -3,6 +3,8 @@
     python bench/hand_scorer.py            # fit it, report leave-one-bank-out agreement
     python bench/hand_scorer.py --write    # also store it in the shipped calibration
     python bench/hand_scorer.py --without denies,stance   # and what two features add
+    python bench/hand_scorer.py --head     # also the head over whole rows (each bank held out)
+    python bench/hand_scorer.py --head --write   # ... and ship the head
 
 Points a person writes are not the extractor's: shorter, topics as often as claims, the
 author's own words, often in the other language than the answer. The default encoder's
@@ -15,7 +17,9 @@ author's own points that is development data (``HAND_SETS``: written and labeled
 ``bench/LABELING.md`` by writers who never saw the grader, and read since while changing
 it). Its features add the direction of a cross-language answer (``xl_zh``) and what the
 evidence says beyond its point's words, a denial or a stance word (``denies``, ``stance``:
-a confident wrong answer in the point's own terms). Reported: for
+a confident wrong answer in the point's own terms). With ``--head``, a small network over
+the whole row, pair features included (:mod:`interviewer.grading.head`), takes the logistic
+model's place. Reported: for
 each bank, the answers graded by a hand scorer fitted without that bank, against the
 extracted-rubric scorer, with the claim rules on top as the grader applies them. The
 grader uses it for every question ``Rubric.is_hand_edited`` (``source: hand``, or points
@@ -38,16 +42,27 @@ sys.path.insert(0, str(BENCH))
 import crosssource as cs  # noqa: E402
 import quality as qb  # noqa: E402
 from interviewer.content.catalog import BankCatalog  # noqa: E402
-from interviewer.grading.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
+from interviewer.grading.calibration import (  # noqa: E402
+    SHIPPED,
+    Scorer,
+    fit_scorer,
+    fit_thresholds,
+    save_scorer,
+)
 from interviewer.grading.features import FEATURES  # noqa: E402
 from interviewer.grading.grader import decide  # noqa: E402
+from interviewer.grading.head import fit_head  # noqa: E402
 from interviewer.grading.labels import load_labeled  # noqa: E402
 
 # Answer sets graded against authors' own points, development data since 2026-11-30
 # (BENCHMARKS.md says when each stopped being held out). Never add a held-out set here.
 HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xsource-heldout-4",
-             "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7")
+             "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7", "xsource-heldout-8",
+             "xsource-heldout-9", "xsource-heldout-10")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
+# the head's size and fitting, chosen by the MAE of each bank held out (BENCHMARKS.md)
+HEAD = dict(hidden=32, epochs=20, dropout=0.5, weight_decay=0.05, seed=0)
+HEAD_FILE = "use-hand-head.npz"
 
 
 def collect(grader) -> list[dict]:
@@ -73,6 +88,22 @@ def fit(dev_rows: np.ndarray, dev_labels: np.ndarray, answers: list[dict],
     labels = [a["labels"] for a in answers if a["evidence"].rows.shape[1]]
     return fit_scorer(np.vstack([dev_rows, *rows]), np.concatenate([dev_labels, *labels]),
                       source=SOURCE, features=features)
+
+
+def with_head(logistic: Scorer, dev_rows: np.ndarray, dev_labels: np.ndarray,
+              answers: list[dict]) -> Scorer:
+    """``logistic`` with a head fitted on the same rows, and thresholds fitted to it."""
+    used = [a for a in answers if a["evidence"].rows.shape[1]]
+    rows = np.vstack([dev_rows, *(a["evidence"].rows for a in used)])
+    labels = np.concatenate([dev_labels, *(a["labels"] for a in used)])
+    head = fit_head(rows, labels, **HEAD)
+    p = head.probability(rows)
+    covered, partial = fit_thresholds(p, labels)
+    credit = np.where(p >= covered, 1.0, np.where(p >= partial, 0.5, 0.0))
+    metrics = {**logistic.metrics, "point_mae": round(float(np.mean(np.abs(credit - labels))), 4),
+               "head": {k: v for k, v in HEAD.items()}}
+    return replace(logistic, covered=covered, partial=partial, head=head, head_file=HEAD_FILE,
+                   metrics=metrics)
 
 
 def graded(scorer: Scorer, answer: dict) -> tuple[float, float]:
@@ -108,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", default="",
                         help="comma-separated features: also report a hand scorer fitted "
                              "without them, paired with the full one (each bank held out)")
+    parser.add_argument("--head", action="store_true",
+                        help="also fit the head over whole rows, each bank held out; with "
+                             "--write, ship it")
     args = parser.parse_args(argv)
     grader = cs._grader()
     base = grader.scorer.for_points(hand=False)
@@ -119,31 +153,41 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(answers)} answers in {len(folders)} banks with their authors' points; "
           f"{len(dev.items)} shipped dev answers")
     without = tuple(f for f in FEATURES if f not in set(filter(None, args.without.split(","))))
-    base_pairs, hand_pairs, less_pairs = [], [], []
+    base_pairs, hand_pairs, less_pairs, head_pairs = [], [], [], []
     for folder in folders:
         inside = [a for a in answers if a["folder"] == folder]
         rest = [a for a in answers if a["folder"] != folder]
         scorer = fit(dev_rows, dev_labels, rest)
         b = [(a["kind"], *graded(base, a)) for a in inside]
         h = [(a["kind"], *graded(scorer, a)) for a in inside]
-        mae = [np.mean([abs(x[1] - x[2]) for x in pairs]) for pairs in (b, h)]
-        print(f"  {folder:<24} {len(inside):>3} answers  MAE {mae[0]:.3f} -> {mae[1]:.3f}")
+        headed = with_head(scorer, dev_rows, dev_labels, rest) if args.head else None
+        m = [(a["kind"], *graded(headed, a)) for a in inside] if headed else []
+        mae = [np.mean([abs(x[1] - x[2]) for x in pairs]) for pairs in (b, h, m) if pairs]
+        print(f"  {folder:<24} {len(inside):>3} answers  MAE "
+              + " -> ".join(f"{v:.3f}" for v in mae), flush=True)
         base_pairs += b
         hand_pairs += h
+        head_pairs += m
         if without != FEATURES:
             less = fit(dev_rows, dev_labels, rest, without)
             less_pairs += [(a["kind"], *graded(less, a)) for a in inside]
     report("extracted-rubric scorer", base_pairs)
     report("hand scorer, bank held out", hand_pairs)
     print("paired MAE difference, hand - extracted " + _paired(base_pairs, hand_pairs))
+    if head_pairs:
+        report("head, bank held out", head_pairs)
+        print("paired MAE difference, head - hand " + _paired(hand_pairs, head_pairs))
     if less_pairs:
         report(f"... without {args.without}", less_pairs)
         print(f"paired MAE difference, hand - without {args.without} "
               + _paired(less_pairs, hand_pairs))
     if args.write:
         hand = fit(dev_rows, dev_labels, answers)
+        if args.head:
+            hand = with_head(hand, dev_rows, dev_labels, answers)
+            hand.head.save(SHIPPED.parent / HEAD_FILE)
         data = json.loads(SHIPPED.read_text(encoding="utf-8"))
-        current = Scorer.from_dict(data[grader.model_id])
+        current = Scorer.from_dict(data[grader.model_id], SHIPPED.parent)
         save_scorer(grader.model_id, replace(current, hand=hand), SHIPPED)
         print(f"wrote the hand scorer for {grader.model_id} to {SHIPPED.relative_to(qb.ROOT)} "
               f"(covered >= {hand.covered}, partial >= {hand.partial}, "

@@ -19,7 +19,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -297,7 +297,10 @@ def main(argv: list[str] | None = None) -> int:
                                 / (len(dev) + len(pooled)),
                                 **{k: vars(v) for k, v in reports.items()}}
         if args.write_calibration and config.features == BASE_FEATURES and config.encoder in SHIPPED_ENCODERS:
-            save_scorer(model_id, scorer, SHIPPED)
+            # the scorer of hand-written points (bench/hand_scorer.py) stays as it was
+            saved = json.loads(SHIPPED.read_text(encoding="utf-8")).get(model_id)
+            hand = Scorer.from_dict(saved, SHIPPED.parent).hand if isinstance(saved, dict) else None
+            save_scorer(model_id, replace(scorer, hand=hand), SHIPPED)
             print(f"{'':<12} wrote calibration for {model_id} to {SHIPPED.relative_to(ROOT)}")
     for name in results:
         if name != DEFAULT_CONFIG and name != "use-sim":

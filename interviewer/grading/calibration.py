@@ -19,6 +19,7 @@ import numpy as np
 from interviewer.errors import ConfigError
 from interviewer.grading.evaluation import f1
 from interviewer.grading.features import FEATURES
+from interviewer.grading.head import Head
 from interviewer.grading.encoders.names import SHIPPED_CALIBRATION, normalise_model_id
 
 SHIPPED = SHIPPED_CALIBRATION
@@ -51,6 +52,9 @@ class Scorer:
     cutoffs: dict = field(default_factory=dict, compare=False)
     # the scorer for questions whose points a person wrote, when one was fitted for them
     hand: Scorer | None = None
+    # a network over the whole row that replaces the logistic model, and its file's name
+    head: Head | None = field(default=None, compare=False)
+    head_file: str = ""
 
     @property
     def calibrated(self) -> bool:
@@ -69,6 +73,8 @@ class Scorer:
         rows = np.atleast_2d(rows)
         if not self.calibrated:
             return rows[:, FEATURES.index("e")]
+        if self.head is not None:
+            return self.head.probability(rows)
         x = rows[:, [FEATURES.index(f) for f in self.features]]
         z = (x - np.asarray(self.mean)) / np.asarray(self.scale) @ np.asarray(self.weights)
         return 1.0 / (1.0 + np.exp(-(z + self.bias)))
@@ -85,10 +91,13 @@ class Scorer:
                 "mean": list(self.mean), "scale": list(self.scale), "bias": self.bias,
                 "features": list(self.features), "source": self.source, "metrics": self.metrics,
                 "cutoffs": dict(self.cutoffs),
+                **({"head": self.head_file} if self.head_file else {}),
                 **({"hand": self.hand.to_dict()} if self.hand is not None else {})}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Scorer:
+    def from_dict(cls, data: dict, folder: Path | None = None) -> Scorer:
+        """A scorer from its saved form; a head is read from ``folder``, where the
+        calibration file that names it is."""
         features = tuple(data.get("features") or FEATURES)
         unknown = set(features) - set(FEATURES)
         if unknown:
@@ -98,6 +107,10 @@ class Scorer:
         hand = data.get("hand")
         if hand is not None and not isinstance(hand, dict):
             raise ValueError("'hand' must be a scorer")
+        head_file = data.get("head") or ""
+        if head_file and (not isinstance(head_file, str) or Path(head_file).name != head_file
+                          or folder is None):
+            raise ValueError("'head' must be the name of a file beside the calibration file")
         return cls(covered=float(data["covered"]), partial=float(data["partial"]),
                    weights=tuple(map(float, data.get("weights") or ())),
                    mean=tuple(map(float, data.get("mean") or ())),
@@ -106,7 +119,9 @@ class Scorer:
                    source=str(data.get("source", "")), metrics=dict(data.get("metrics") or {}),
                    cutoffs={k: float(v) for k, v in (data.get("cutoffs") or {}).items()
                             if k in DEFAULT_CUTOFFS},
-                   hand=cls.from_dict(hand) if hand is not None else None)
+                   hand=cls.from_dict(hand, folder) if hand is not None else None,
+                   head=Head.load(folder / head_file) if head_file else None,
+                   head_file=head_file)
 
 
 # Similarity-only thresholds for a model nobody has calibrated.
@@ -142,7 +157,7 @@ def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
         entry = _entry(_read(path), model_id)
         if isinstance(entry, dict):
             try:
-                return Scorer.from_dict(entry)
+                return Scorer.from_dict(entry, path.parent)
             except (KeyError, TypeError, ValueError) as exc:
                 raise ConfigError(f"calibration for '{model_id}' is invalid: {exc}",
                                   path=path) from None

@@ -148,7 +148,8 @@ def is_cross_lingual(point: str, answer: AnswerText) -> bool:
 def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: int, off: float,
                 seg_question: float, second: float, point_question: float,
                 cross: bool, into_chinese: bool = False,
-                marks: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+                marks: tuple[float, float] = (0.0, 0.0),
+                pair: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     xl = 1.0 if cross else 0.0
     xl_zh = 1.0 if cross and into_chinese else 0.0
     return np.array([
@@ -165,4 +166,11 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
         xl_zh,
         e * xl_zh,
         *marks,
+        *(() if pair is None else pair_features(*pair)),
     ], dtype=np.float64)
+
+
+def pair_features(point: np.ndarray, span: np.ndarray, answer: np.ndarray) -> np.ndarray:
+    """What the vectors say beyond one cosine: where the point and its evidence agree and
+    differ, dimension by dimension, and where the point and the whole answer agree."""
+    return np.concatenate([point * span, np.abs(point - span), point * answer])

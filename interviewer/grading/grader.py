@@ -206,7 +206,8 @@ class Grader:
                 point_question=float(point_vecs[i] @ q_vec),
                 cross=is_cross_lingual(points[i].text, prepared),
                 into_chinese=not _CJK.search(points[i].text),
-                marks=stance_marks(points[i].text, spans[j]))
+                marks=stance_marks(points[i].text, spans[j]),
+                pair=(point_vecs[i], span_vecs[j], answer_vec))
 
         context = sentence_of(answer, spans)
         memo: dict[tuple[str, str], str | None] = {}

@@ -32,6 +32,7 @@ def test_wheel_carries_banks_rubrics_styles_and_calibration(wheel: Path) -> None
         assert f"interviewer/_shipped/rubrics/{rubric.name}" in names
     assert "interviewer/tui/styles/app.tcss" in names
     assert "interviewer/grading/calibration.json" in names
+    assert "interviewer/grading/use-hand-head.npz" in names  # the head the calibration names
 
 
 def test_installed_wheel_finds_its_banks_and_rubrics(wheel: Path, tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from conftest import ROOT
 
@@ -161,6 +163,24 @@ def test_a_sentence_holding_the_contradicting_clause_is_no_evidence(real_embedde
               "Eureka 是 CP 系统，分区时会拒绝请求。")
     g = build_grader(real_embedder).grade(Rubric(bank="b", questions=(q,)), "q", answer)
     assert g.points[0].verdict in ("contradicted", "missed"), g.points[0]
+
+
+def test_a_hand_written_point_is_scored_by_the_head_on_the_real_rows(real_embedder) -> None:
+    """The real grader's rows carry the pair features the shipped head reads, and a
+    question whose points a person wrote is scored by it: another probability than the
+    logistic model's, from the same rows."""
+    q = QuestionRubric(id="q", question="Kafka 的消费者是怎么获取消息的？", source_sha256="",
+                       source="hand", points=(Point("q.k1", "消费者主动从 broker 拉取消息"),
+                                              Point("q.k2", "消费者自己控制消费速率")))
+    rubric = Rubric(bank="b", questions=(q,))
+    grader = build_grader(real_embedder)
+    answer = "Kafka 的消费者是主动去 broker 拉消息的，消费快慢由消费者自己决定。"
+    ev = grader.evidence(rubric, "q", answer)
+    hand = grader.scorer.for_points(hand=True)
+    assert ev.rows.shape[1] == hand.head.width
+    logistic = replace(hand, head=None)
+    assert not np.allclose(hand.probability(ev.rows), logistic.probability(ev.rows))
+    assert grader.grade(rubric, "q", answer).calibration == hand.source
 
 
 def test_a_contradicted_point_lends_its_terms_to_no_other_sentence(real_embedder,

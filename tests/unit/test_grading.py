@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from fakes import BigramEmbedder
+from fakes import DIM, BigramEmbedder
 from interviewer.grading.calibration import (
     UNCALIBRATED,
     Scorer,
@@ -74,7 +74,8 @@ def test_to_dict_matches_the_batch_schema() -> None:
 
 def test_features_have_the_documented_shape_and_meaning() -> None:
     ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(RUBRIC, "q", "ZeRO。KV Cache缓存历史token的键值。")
-    assert ev.rows.shape == (3, len(FEATURES))
+    # the features, then the pair features of the point, its evidence and the answer
+    assert ev.rows.shape == (3, len(FEATURES) + 3 * DIM)
     row = dict(zip(FEATURES, ev.rows[2]))
     assert row["short"] < 0.5  # "ZeRO" is a bare name for a longer point
     # "ZeRO" matched; the glossary term 优化器状态 and the bigram 切分 missed
@@ -294,6 +295,17 @@ def test_the_hand_scorer_reads_denials_and_stances() -> None:
     scorer = scorer_for("google/universal-sentence-encoder-multilingual-3")
     assert {"denies", "stance"} <= set(scorer.for_points(hand=True).features)
     assert not {"denies", "stance"} & set(scorer.for_points(hand=False).features)
+
+
+def test_the_hand_scorer_reads_whole_rows_through_its_head() -> None:
+    """Points a person wrote are scored by the head over whole rows (the features and the
+    pair features of a 512-dimensional encoder); extracted points by the logistic model."""
+    from interviewer.grading.calibration import scorer_for
+
+    scorer = scorer_for("google/universal-sentence-encoder-multilingual-3")
+    hand = scorer.for_points(hand=True)
+    assert hand.head is not None and hand.head.width == len(FEATURES) + 3 * 512
+    assert scorer.head is None
 
 
 def test_a_denial_the_scorer_weighs_down_is_still_shown_as_a_contradiction() -> None:
