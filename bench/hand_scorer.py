@@ -100,10 +100,11 @@ def with_head(logistic: Scorer, dev_rows: np.ndarray, dev_labels: np.ndarray,
     p = head.probability(rows)
     covered, partial = fit_thresholds(p, labels)
     credit = np.where(p >= covered, 1.0, np.where(p >= partial, 0.5, 0.0))
-    metrics = {**logistic.metrics, "point_mae": round(float(np.mean(np.abs(credit - labels))), 4),
-               "head": {k: v for k, v in HEAD.items()}}
-    return replace(logistic, covered=covered, partial=partial, head=head, head_file=HEAD_FILE,
-                   metrics=metrics)
+    metrics = {**logistic.metrics, "head": {
+        **HEAD, "covered": covered, "partial": partial,
+        "point_mae_in_sample": round(float(np.mean(np.abs(credit - labels))), 4)}}
+    return replace(logistic, head=replace(head, covered=covered, partial=partial),
+                   head_file=HEAD_FILE, metrics=metrics)
 
 
 def graded(scorer: Scorer, answer: dict) -> tuple[float, float]:
@@ -190,8 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         current = Scorer.from_dict(data[grader.model_id], SHIPPED.parent)
         save_scorer(grader.model_id, replace(current, hand=hand), SHIPPED)
         print(f"wrote the hand scorer for {grader.model_id} to {SHIPPED.relative_to(qb.ROOT)} "
-              f"(covered >= {hand.covered}, partial >= {hand.partial}, "
-              f"point MAE {hand.metrics['point_mae']})")
+              f"(point MAE {hand.metrics['point_mae']}"
+              + (f"; head: {hand.metrics['head']}" if args.head else "") + ")")
     return 0
 
 

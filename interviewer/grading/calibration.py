@@ -11,7 +11,7 @@ thresholds on similarity alone, and the UI says so.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +64,13 @@ class Scorer:
         """The scorer for a question's points: written by a person (``hand``) or extracted."""
         return self.hand if hand and self.hand is not None else self
 
+    @property
+    def closeness(self) -> Scorer:
+        """The logistic model alone. It reads how close a span's words are to a point, which
+        is what says whether a span that contradicts the point is about it at all; a head
+        reads the contradiction itself, and would hide it as 'missed'."""
+        return self if self.head is None else replace(self, head=None, head_file="")
+
     def cutoff(self, name: str) -> float:
         """A similarity cut-off fitted for this model, or the default model's value."""
         return float(self.cutoffs.get(name, DEFAULT_CUTOFFS[name]))
@@ -80,9 +87,11 @@ class Scorer:
         return 1.0 / (1.0 + np.exp(-(z + self.bias)))
 
     def verdict(self, p: float) -> str:
-        if p >= self.covered:
+        covered, partial = (self.covered, self.partial) if self.head is None else \
+            (self.head.covered, self.head.partial)
+        if p >= covered:
             return "covered"
-        if p >= self.partial:
+        if p >= partial:
             return "partial"
         return "missed"
 

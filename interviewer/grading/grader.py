@@ -340,11 +340,12 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
                 if ev.spans[i] is not None and i not in ev.unsupported else "missed"
                 for i in range(n)]
     evidence, why = list(ev.spans), [""] * n
+    closeness = scorer.closeness
     for i, conflict in enumerate(ev.conflicts):
         if conflict is None or verdicts[i] == "covered":
             continue
         span, row, kind = conflict
-        if scorer.verdict(float(scorer.probability(_unmarked(row))[0])) != "missed":
+        if closeness.verdict(float(closeness.probability(_unmarked(row))[0])) != "missed":
             # the answer's closest words to the point say otherwise
             verdicts[i], evidence[i], why[i] = "contradicted", span, CONTRADICTION[kind]
     for i in range(n):

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-_KEYS = ("mean", "scale", "w1", "b1", "w2", "b2")
+_KEYS = ("mean", "scale", "w1", "b1", "w2", "b2", "thresholds")
 
 
 @dataclass(frozen=True, eq=False)
 class Head:
-    """``p = sigmoid(w2 · relu(w1 · (x - mean) / scale + b1) + b2)`` over a whole row."""
+    """``p = sigmoid(w2 · relu(w1 · (x - mean) / scale + b1) + b2)`` over a whole row, and
+    its own thresholds for covered and partial."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -30,6 +31,8 @@ class Head:
     b1: np.ndarray
     w2: np.ndarray
     b2: float
+    covered: float = 0.5
+    partial: float = 0.5
 
     @property
     def width(self) -> int:
@@ -45,7 +48,8 @@ class Head:
         return 1.0 / (1.0 + np.exp(-(hidden @ self.w2 + self.b2)))
 
     def save(self, path: Path) -> None:
-        arrays = {k: np.asarray(getattr(self, k), dtype=np.float32) for k in _KEYS}
+        arrays = {k: np.asarray(getattr(self, k), dtype=np.float32) for k in _KEYS[:-1]}
+        arrays["thresholds"] = np.array([self.covered, self.partial], dtype=np.float64)
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
@@ -61,18 +65,22 @@ class Head:
         d, h = arrays["w1"].shape if arrays["w1"].ndim == 2 else (0, 0)
         if not d or arrays["mean"].shape != (d,) or arrays["scale"].shape != (d,) \
                 or arrays["b1"].shape != (h,) or arrays["w2"].shape != (h,) \
-                or arrays["b2"].size != 1 or not all(np.isfinite(a).all() for a in arrays.values()):
+                or arrays["b2"].size != 1 or arrays["thresholds"].shape != (2,) \
+                or not all(np.isfinite(a).all() for a in arrays.values()):
             raise ValueError(f"the scorer's head {path.name} has arrays of the wrong shape")
+        covered, partial = (float(t) for t in arrays["thresholds"])
         return cls(arrays["mean"], arrays["scale"], arrays["w1"], arrays["b1"], arrays["w2"],
-                   float(arrays["b2"].reshape(()).item()))
+                   float(arrays["b2"].reshape(()).item()), covered, partial)
 
 
-def fit_head(rows: np.ndarray, labels: np.ndarray, *, hidden: int = 64, epochs: int = 20,
+def fit_head(rows: np.ndarray, labels: np.ndarray, *, hidden: int = 32, epochs: int = 20,
              dropout: float = 0.2, weight_decay: float = 0.05, rate: float = 1e-3,
              batch: int = 256, seed: int = 0) -> Head:
     """Fit a head to soft labels (1, 0.5, 0) by AdamW on the logistic loss, dropping each
     input column with probability ``dropout`` while fitting (the rows have far more columns
-    than a bank has points: without it the head learns the banks it saw)."""
+    than a bank has points: without it the head learns the banks it saw). Its thresholds
+    are fitted after, on the same rows (:func:`~interviewer.grading.calibration.fit_thresholds`
+    is the caller's: this module knows nothing of verdicts)."""
     rows = np.asarray(rows, dtype=np.float64)
     labels = np.asarray(labels, dtype=np.float64)
     if rows.ndim != 2 or len(rows) != len(labels) or len(rows) < 2:

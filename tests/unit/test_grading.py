@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from interviewer.errors import ConfigError
 from interviewer.grading.features import FEATURES
 from interviewer.factory import build_grader
 from interviewer.grading.grader import MAX_GRADED_CHARS, Grader
+from interviewer.grading.head import Head
 from interviewer.content.rubric import Point, QuestionRubric, Rubric, points_fingerprint
 from interviewer.content.segment import evidence_spans
 
@@ -313,5 +315,19 @@ def test_a_denial_the_scorer_weighs_down_is_still_shown_as_a_contradiction() -> 
     scorer = Scorer(0.6, 0.3, weights=(10.0, -20.0), mean=(0.0, 0.0), scale=(1.0, 1.0),
                     bias=-3.0, features=("e", "denies"), source="test")
     g = grade("ZeRO不切分优化器状态。", scorer)
+    assert g.points[2].verdict == "contradicted"
+    assert g.points[2].evidence == "ZeRO不切分优化器状态"
+
+
+def test_a_head_that_scores_a_denial_as_missed_still_shows_the_contradiction() -> None:
+    """Whether a contradicting span is about the point at all is asked of the logistic
+    model, which reads closeness; the head may read the denial itself and score the span
+    'missed', and the candidate is still shown what they said against the point."""
+    logistic = Scorer(0.6, 0.3, weights=(10.0,), mean=(0.0,), scale=(1.0,), bias=-3.0,
+                      features=("e",), source="test")
+    width = len(FEATURES) + 3 * DIM
+    refusing = Head(np.zeros(width), np.ones(width), np.zeros((width, 1)), np.zeros(1),
+                    np.zeros(1), -20.0)  # every row: missed
+    g = grade("ZeRO不切分优化器状态。", replace(logistic, head=refusing))
     assert g.points[2].verdict == "contradicted"
     assert g.points[2].evidence == "ZeRO不切分优化器状态"

@@ -4,6 +4,7 @@ trip to disk, and a damaged or misplaced file is refused with a reason."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,10 +44,10 @@ def test_fitting_is_reproducible_and_dropout_changes_it() -> None:
 
 def test_a_head_survives_the_round_trip(tmp_path: Path) -> None:
     x, y = _xor(400, 3)
-    head = fit_head(x, y, epochs=2)
+    head = replace(fit_head(x, y, epochs=2), covered=0.61, partial=0.33)
     head.save(tmp_path / "h.npz")
     again = Head.load(tmp_path / "h.npz")
-    assert again.width == 12
+    assert (again.width, again.covered, again.partial) == (12, 0.61, 0.33)
     # stored as float32: the same probabilities to six places
     assert np.allclose(again.probability(x), head.probability(x), atol=1e-6)
 
@@ -58,12 +59,22 @@ def test_rows_of_another_width_are_refused() -> None:
         head.probability(np.zeros((3, 14)))
 
 
+_GOOD = {"mean": np.zeros(3), "scale": np.ones(3), "w1": np.zeros((3, 2)), "b1": np.zeros(2),
+         "w2": np.zeros(2), "b2": np.zeros(1), "thresholds": np.array([0.6, 0.3])}
+
+
+def test_a_well_formed_head_loads(tmp_path: Path) -> None:
+    np.savez(tmp_path / "h.npz", **_GOOD)
+    head = Head.load(tmp_path / "h.npz")
+    assert (head.width, head.covered, head.partial) == (3, 0.6, 0.3)
+
+
 @pytest.mark.parametrize("arrays", [
     {},  # nothing in it
-    {"mean": np.zeros(3), "scale": np.ones(3), "w1": np.zeros((3, 2)), "b1": np.zeros(2),
-     "w2": np.zeros(3), "b2": np.zeros(1)},  # a second layer of the wrong size
-    {"mean": np.zeros(3), "scale": np.ones(3), "w1": np.full((3, 2), np.nan), "b1": np.zeros(2),
-     "w2": np.zeros(2), "b2": np.zeros(1)},  # not numbers
+    {**_GOOD, "w2": np.zeros(3)},  # a second layer of the wrong size
+    {**_GOOD, "w1": np.full((3, 2), np.nan)},  # not numbers
+    {**_GOOD, "thresholds": np.array([0.6])},  # one threshold
+    {k: v for k, v in _GOOD.items() if k != "thresholds"},  # none
 ])
 def test_a_damaged_head_is_refused(tmp_path: Path, arrays: dict) -> None:
     path = tmp_path / "h.npz"
@@ -76,7 +87,7 @@ def test_a_damaged_head_is_refused(tmp_path: Path, arrays: dict) -> None:
 
 
 def _calibration(tmp_path: Path, head_name: str) -> Path:
-    hand = {"covered": 0.6, "partial": 0.3, "weights": [1.0], "mean": [0.0], "scale": [1.0],
+    hand = {"covered": 0.8, "partial": 0.7, "weights": [1.0], "mean": [0.0], "scale": [1.0],
             "features": ["e"], "source": "hand", "head": head_name}
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps({"m": {"covered": 0.6, "partial": 0.3, "weights": [1.0],
@@ -87,11 +98,13 @@ def _calibration(tmp_path: Path, head_name: str) -> Path:
 
 def test_a_calibration_file_names_its_head_beside_it(tmp_path: Path) -> None:
     x, y = _xor(300, 6)
-    fit_head(x, y, epochs=1).save(tmp_path / "my-head.npz")
+    replace(fit_head(x, y, epochs=1), covered=0.9, partial=0.5).save(tmp_path / "my-head.npz")
     scorer = scorer_for("m", _calibration(tmp_path, "my-head.npz"))
     hand = scorer.for_points(hand=True)
     assert hand.head is not None and scorer.head is None
     assert np.allclose(hand.probability(x[:5]), hand.head.probability(x[:5]))
+    # the head's thresholds give the verdicts; the logistic model keeps its own
+    assert hand.verdict(0.55) == "partial" and hand.closeness.verdict(0.55) == "missed"
     assert hand.to_dict()["head"] == "my-head.npz"
     # a row the logistic model reads: its own columns only
     assert scorer.probability(np.ones((1, 20))).shape == (1,)
