@@ -72,6 +72,9 @@ def test_a_calibration_saved_under_a_url_is_found_by_identity(tmp_path: Path) ->
     shipped = json.loads((ROOT / "interviewer" / "grading" / "calibration.json").read_text())[USE_ID]
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps({"e5@http://localhost:8080/v1": shipped}), encoding="utf-8")
+    # the head its scorer of hand-written points names travels beside it
+    head = shipped["hand"]["head"]
+    (tmp_path / head).write_bytes((ROOT / "interviewer" / "grading" / head).read_bytes())
     assert scorer_for(openai_model_id("e5", "http://127.0.0.1:8080/v1"), path).calibrated
 
 
