@@ -59,8 +59,9 @@ def test_rows_of_another_width_are_refused() -> None:
         head.probability(np.zeros((3, 14)))
 
 
-_GOOD = {"mean": np.zeros(3), "scale": np.ones(3), "w1": np.zeros((3, 2)), "b1": np.zeros(2),
-         "w2": np.zeros(2), "b2": np.zeros(1), "thresholds": np.array([0.6, 0.3])}
+_GOOD = {"mean": np.zeros(3), "scale": np.ones(3), "w1": np.zeros((1, 3, 2)),
+         "b1": np.zeros((1, 2)), "w2": np.zeros((1, 2)), "b2": np.zeros(1),
+         "thresholds": np.array([0.6, 0.3])}
 
 
 def test_a_well_formed_head_loads(tmp_path: Path) -> None:
@@ -71,8 +72,10 @@ def test_a_well_formed_head_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("arrays", [
     {},  # nothing in it
-    {**_GOOD, "w2": np.zeros(3)},  # a second layer of the wrong size
-    {**_GOOD, "w1": np.full((3, 2), np.nan)},  # not numbers
+    {**_GOOD, "w2": np.zeros((1, 3))},  # a second layer of the wrong size
+    {**_GOOD, "b2": np.zeros(2)},  # more biases than members
+    {**_GOOD, "w1": np.zeros((3, 2))},  # no axis of members
+    {**_GOOD, "w1": np.full((1, 3, 2), np.nan)},  # not numbers
     {**_GOOD, "thresholds": np.array([0.6])},  # one threshold
     {k: v for k, v in _GOOD.items() if k != "thresholds"},  # none
 ])
@@ -127,3 +130,18 @@ def test_pair_features_extend_the_row_and_the_logistic_model_ignores_them() -> N
     logistic = Scorer(0.6, 0.3, weights=tuple(range(len(FEATURES))), mean=(0.0,) * len(FEATURES),
                       scale=(1.0,) * len(FEATURES))
     assert logistic.probability(wide) == pytest.approx(logistic.probability(short))
+
+
+def test_a_head_of_several_members_averages_their_probabilities(tmp_path: Path) -> None:
+    """Members fitted from different seeds disagree on rows unlike the ones they saw; the
+    head says what they say on average, and keeps every member through the file."""
+    x, y = _xor(600, 8)
+    three = fit_head(x, y, epochs=3, members=3, seed=5)
+    assert three.members == 3
+    singles = [fit_head(x, y, epochs=3, seed=5 + k) for k in range(3)]
+    assert not np.allclose(singles[0].probability(x), singles[1].probability(x))
+    assert np.allclose(three.probability(x), np.mean([h.probability(x) for h in singles], axis=0))
+    three.save(tmp_path / "h.npz")
+    again = Head.load(tmp_path / "h.npz")
+    assert again.members == 3 and np.allclose(again.probability(x), three.probability(x),
+                                                atol=1e-6)
