@@ -44,6 +44,9 @@ class Head:
             object.__setattr__(self, "b1", np.asarray(self.b1, dtype=np.float64)[None])
             object.__setattr__(self, "w2", np.asarray(self.w2, dtype=np.float64)[None])
         object.__setattr__(self, "b2", np.asarray(self.b2, dtype=np.float64).reshape(-1))
+        # the members side by side: one product of matrices for all of them
+        k, d, h = self.w1.shape
+        object.__setattr__(self, "_wide", self.w1.transpose(1, 0, 2).reshape(d, k * h))
 
     @property
     def members(self) -> int:
@@ -60,9 +63,10 @@ class Head:
             raise ValueError(f"the head reads rows of {self.width} columns, not {rows.shape[1]}: "
                              "it was fitted for another encoder")
         x = (rows - self.mean) / self.scale
-        hidden = np.maximum(np.einsum("nd,kdh->knh", x, self.w1) + self.b1[:, None, :], 0.0)
-        z = np.einsum("knh,kh->kn", hidden, self.w2) + self.b2[:, None]
-        return (1.0 / (1.0 + np.exp(-z))).mean(axis=0)
+        k, _, h = self.w1.shape
+        hidden = np.maximum(x @ self._wide + self.b1.reshape(-1), 0.0).reshape(len(x), k, h)
+        z = (hidden * self.w2).sum(axis=2) + self.b2
+        return (1.0 / (1.0 + np.exp(-z))).mean(axis=1)
 
     def save(self, path: Path) -> None:
         arrays = {k: np.asarray(getattr(self, k), dtype=np.float32) for k in _KEYS[:-1]}
