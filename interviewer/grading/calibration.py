@@ -169,7 +169,8 @@ def scorer_for(model_id: str, user_file: Path | None = None) -> Scorer:
                 return Scorer.from_dict(entry, path.parent)
             except (KeyError, TypeError, ValueError) as exc:
                 raise ConfigError(f"calibration for '{model_id}' is invalid: {exc}",
-                                  path=path) from None
+                                  path=path, hint="mend or delete the entry, or run "
+                                  "'interviewer calibrate' again") from None
     return UNCALIBRATED
 
 

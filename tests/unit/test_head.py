@@ -115,8 +115,10 @@ def test_a_calibration_file_names_its_head_beside_it(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["../elsewhere.npz", "/etc/passwd", "missing.npz"])
 def test_a_head_elsewhere_or_missing_is_a_configuration_error(tmp_path: Path, name: str) -> None:
-    with pytest.raises(ConfigError, match="calibration for 'm' is invalid"):
+    with pytest.raises(ConfigError, match="calibration for 'm' is invalid") as raised:
         scorer_for("m", _calibration(tmp_path, name))
+    # one line that says what to do about it
+    assert "\n" not in str(raised.value) and "interviewer calibrate" in str(raised.value)
 
 
 def test_pair_features_extend_the_row_and_the_logistic_model_ignores_them() -> None:
