@@ -48,6 +48,7 @@ from interviewer.grading.calibration import (  # noqa: E402
     fit_scorer,
     fit_thresholds,
     save_scorer,
+    scorer_for,
 )
 from interviewer.grading.features import FEATURES  # noqa: E402
 from interviewer.grading.grader import decide  # noqa: E402
@@ -187,8 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.head:
             hand = with_head(hand, dev_rows, dev_labels, answers)
             hand.head.save(SHIPPED.parent / HEAD_FILE)
-        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
-        current = Scorer.from_dict(data[grader.model_id], SHIPPED.parent)
+        current = scorer_for(grader.model_id)  # the shipped calibration
         save_scorer(grader.model_id, replace(current, hand=hand), SHIPPED)
         print(f"wrote the hand scorer for {grader.model_id} to {SHIPPED.relative_to(qb.ROOT)} "
               f"(point MAE {hand.metrics['point_mae']}"

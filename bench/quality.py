@@ -28,7 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interviewer.content.catalog import BankCatalog  # noqa: E402
-from interviewer.grading.calibration import SHIPPED, Scorer, fit_scorer, save_scorer  # noqa: E402
+from interviewer.grading.calibration import (  # noqa: E402
+    SHIPPED,
+    Scorer,
+    fit_scorer,
+    save_scorer,
+    scorer_for,
+)
 from interviewer.grading.evaluation import AnswerOutcome, Report, report  # noqa: E402
 from interviewer.grading.features import BASE_FEATURES, FEATURES  # noqa: E402
 from interviewer.grading.grade import CREDIT  # noqa: E402
@@ -298,9 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                                 **{k: vars(v) for k, v in reports.items()}}
         if args.write_calibration and config.features == BASE_FEATURES and config.encoder in SHIPPED_ENCODERS:
             # the scorer of hand-written points (bench/hand_scorer.py) stays as it was
-            saved = json.loads(SHIPPED.read_text(encoding="utf-8")).get(model_id)
-            hand = Scorer.from_dict(saved, SHIPPED.parent).hand if isinstance(saved, dict) else None
-            save_scorer(model_id, replace(scorer, hand=hand), SHIPPED)
+            save_scorer(model_id, replace(scorer, hand=scorer_for(model_id).hand), SHIPPED)
             print(f"{'':<12} wrote calibration for {model_id} to {SHIPPED.relative_to(ROOT)}")
     for name in results:
         if name != DEFAULT_CONFIG and name != "use-sim":
