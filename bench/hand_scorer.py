@@ -56,14 +56,22 @@ from interviewer.grading.head import fit_head  # noqa: E402
 from interviewer.grading.labels import load_labeled  # noqa: E402
 
 # Answer sets graded against authors' own points, development data since 2026-11-30
-# (BENCHMARKS.md says when each stopped being held out). Never add a held-out set here.
+# (BENCHMARKS.md says when each stopped being held out), and ``xsource-more``, written as
+# development data under the same rule. Never add a held-out set here.
 HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xsource-heldout-4",
              "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7", "xsource-heldout-8",
-             "xsource-heldout-9", "xsource-heldout-10", "xsource-heldout-11")
+             "xsource-heldout-9", "xsource-heldout-10", "xsource-heldout-11", "xsource-heldout-12",
+             "xsource-more")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
 # the head's size and fitting, chosen by the MAE of each bank held out (BENCHMARKS.md)
 HEAD = dict(hidden=32, epochs=20, dropout=0.5, weight_decay=0.05, seed=0, members=5)
 HEAD_FILE = "use-hand-head.npz"
+
+
+def source_of(folder: str) -> str:
+    """The bank a folder of answers belongs to: ``xsource-more/<slug>-b`` holds more questions
+    from the source of ``<slug>``, and is held out with it."""
+    return folder.removesuffix("-b")
 
 
 def collect(grader) -> list[dict]:
@@ -76,7 +84,8 @@ def collect(grader) -> list[dict]:
                 continue
             item = json.loads(line)
             points = rubric.question(item["question_id"]).points
-            out.append(dict(folder=folder.name, kind=item["kind"], points=points,
+            out.append(dict(folder=source_of(folder.name), id=item["id"], kind=item["kind"],
+                            points=points,
                             labels=np.array([float(item["labels"][p.id]) for p in points]),
                             evidence=grader.evidence(rubric, item["question_id"],
                                                      item["answer"])))
