@@ -62,7 +62,7 @@ from interviewer.grading.roles import roles_swapped
 
 # ---------------------------------------------------------------- negation
 
-_DENIAL = re.compile(r"不(?![断仅但过少久管论止然如足错稳变行]|同(?!步))|没|无需|无用|并非|用不着|"
+_DENIAL = re.compile(r"(?<!差)不(?![断仅但过少久管论止然如足错稳变行]|同(?!步))|没|无需|无用|并非|用不着|"
                      r"\b(?:not|no|never|useless|n't)\b|n't")
 
 

@@ -19,8 +19,8 @@ from interviewer.grading.alternatives import _SPAN_CLAUSE
 from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _terms, _units
 
 # Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断,
-# 不仅 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
+# 不仅, 差不多 ...).
+_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
@@ -31,10 +31,12 @@ _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到(?!{_AMOUNT})"
 # "有没有 X", "是不是 X", "是否 X", "允不允许", "成没成功": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无|([{CJK_CHARS}])[没不]\\1")
 # what else denies, read only to see that a point denies what a span denies: 无 and 非 as
-# prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常)
+# prefixes ("即无脏读", "非同步副本"), which also form words that deny nothing (无论, 非常),
+# and a hedge ("不一定有单独的 loss" is not "有单独的 loss")
 _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
                        + r"|(?<!除)非(?![常要得凡])|无(?![论关限穷数非])|消除|去掉|去除|免去|省去|省掉|"
-                       r"永不|从不|绝不|还没|尚未|丢(?!失)|关闭|关掉|禁用|禁止|取消)")
+                       r"永不|从不|绝不|还没|尚未|丢(?!失)|关闭|关掉|禁用|禁止|取消|"
+                       r"不一定|不见得|未必)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
@@ -67,6 +69,7 @@ _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _SCOPE_STOP = "就才则的"  # ... up to the consequence, or the end of a modifier
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
+_QUOTES = re.compile(r"[“”‘’\"「」]")
 _SCOPE_EN = 4  # content words after an English cue
 _NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
@@ -125,13 +128,13 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         start = m.end()
         stop, reach = start, 0
         while stop < len(lowered) and reach < _SCOPE_ZH and lowered[stop] not in _SCOPE_STOP \
-                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、]", lowered[stop]) \
+                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、“”‘’\"「」]", lowered[stop]) \
                 and not (lowered[stop] == "、" and not lowered[start:stop].strip()):
             word = _LATIN_RUN.match(lowered, stop)
             stop = word.end() if word else stop + 1  # a Latin word is read whole, and
             reach += 1  # counts as one character of the reach
         spans.append((start, stop))
-        scope = lowered[start:stop]
+        scope = _QUOTES.sub("", lowered[start:stop])  # "不是“模型变笨”" denies 模型变笨
         # 不可用, 不可靠: an adjective is denied whole, not the noun after it
         scope = scope if scope.startswith(_ADJECTIVES_ZH) else scope.lstrip(_AUX_ZH)
         if m.group() not in _AVERT:  # "避免背压" may meet "otherwise … backpressure"

@@ -270,3 +270,32 @@ def test_a_point_is_read_against_its_own_item_of_a_list(point: str, span: str,
 
 def test_its_own_item_still_contradicts_it() -> None:
     assert contradiction("GPTQ 量化的是权重", "GPTQ 量化的是激活，AWQ 保护重要通道") == "swapped"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # both deny the same thing, the point with its name in quotation marks
+    ("常见原因不是“模型变笨”，而是 SFT 数据分布让模型过度拟合语言格式、弱化了视觉依赖",
+     "常见原因不是模型变笨了，而是监督微调的数据分布让模型过度拟合语言格式，削弱了对视觉的依赖"),
+    # 差不多 is "about the same", no denial
+    ("DPO 训练简单稳定", "DPO 训练起来跟 SFT 差不多简单稳"),
+    ("显存占用和全量微调差不多，训练简单稳定", "训练起来跟 SFT 差不多简单稳定"),
+    # "not necessarily X" is not "X": a span that says "usually no X" agrees with it
+    ("图像本身不一定有单独 pixel loss；视觉信息通过影响文本 token 预测被监督",
+     "图片这边通常没有单独的像素级重建损失，视觉信息是通过文字预测被间接监督的"),
+])
+def test_quoted_denials_about_the_same_and_not_necessarily_are_no_contradictions(
+        point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # what they leave: a denial of what the point asserts in quotation marks, a plain denial
+    # after 差不多, and an "always" point denied
+    ("常见原因是“模型变笨”", "常见原因不是模型变笨了", "negated"),
+    ("训练和 SFT 差不多简单，不需要奖励模型", "训练和 SFT 差不多简单，但需要单独训练奖励模型",
+     "negated"),
+    ("图像有单独的 pixel loss", "图片这边没有单独的像素级损失", "negated"),
+])
+def test_what_quotes_about_the_same_and_not_necessarily_leave(point: str, span: str,
+                                                              kind: str | None) -> None:
+    assert contradiction(point, span) == kind
