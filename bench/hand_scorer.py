@@ -68,10 +68,15 @@ HEAD = dict(hidden=32, epochs=20, dropout=0.5, weight_decay=0.05, seed=0, member
 HEAD_FILE = "use-hand-head.npz"
 
 
+# folders of answers whose questions come from one repository, named otherwise
+SAME_SOURCE = {"ritam378-mlpipeline": "ritam378-rag-interview"}
+
+
 def source_of(folder: str) -> str:
     """The bank a folder of answers belongs to: ``xsource-more/<slug>-b`` holds more questions
-    from the source of ``<slug>``, and is held out with it."""
-    return folder.removesuffix("-b")
+    from the source of ``<slug>``, and is held out with it, as is a folder of another file of
+    the same repository (``SAME_SOURCE``)."""
+    return SAME_SOURCE.get(folder, folder.removesuffix("-b"))
 
 
 def collect(grader) -> list[dict]:
