@@ -80,7 +80,7 @@ def source_of(folder: str) -> str:
 
 
 def collect(grader) -> list[dict]:
-    """Every answer of the hand sets: its bank folder, points, labels and the evidence."""
+    """Every answer of the hand sets: its source (``source_of``), points, labels and the evidence."""
     out = []
     for folder in cs._folders(list(HAND_SETS)):
         rubric = cs._rubrics(folder)["author"]
@@ -89,8 +89,7 @@ def collect(grader) -> list[dict]:
                 continue
             item = json.loads(line)
             points = rubric.question(item["question_id"]).points
-            out.append(dict(folder=source_of(folder.name), id=item["id"], kind=item["kind"],
-                            points=points,
+            out.append(dict(folder=source_of(folder.name), kind=item["kind"], points=points,
                             labels=np.array([float(item["labels"][p.id]) for p in points]),
                             evidence=grader.evidence(rubric, item["question_id"],
                                                      item["answer"])))
