@@ -80,7 +80,8 @@ def source_of(folder: str) -> str:
 
 
 def collect(grader) -> list[dict]:
-    """Every answer of the hand sets: its source (``source_of``), points, labels and the evidence."""
+    """Every answer of the hand sets: its source (``source_of``), points, labels and the
+    evidence."""
     out = []
     for folder in cs._folders(list(HAND_SETS)):
         rubric = cs._rubrics(folder)["author"]
