@@ -131,12 +131,19 @@ def _stored_limit(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value) if math.isfinite(value) and value > 0 else None
+def _resume_at(pending: list[int], retakes: set[int]) -> int | None:
+    """Where an interrupted interview goes on: a retake left unanswered (it was being typed:
+    the plan's next question comes only after it), else the first attempt left unanswered."""
+    return next((i for i in reversed(pending) if i in retakes), pending[0] if pending else None)
+
+
 def where_it_stopped(row: SessionRow) -> str:
     """Where an interrupted session stands, numbered by the plan ("question 2 of 3, …")."""
-    pending = [a for a in row.attempts if a.score is None and not a.skipped]
-    if not pending:
+    pending = [i for i, a in enumerate(row.attempts) if a.score is None and not a.skipped]
+    index = _resume_at(pending, {i for i, a in enumerate(row.attempts) if a.retry_of is not None})
+    if index is None:
         return "all questions answered"
-    at = pending[0]
+    at = row.attempts[index]
     ids = row.plan.get("question_ids") or [a.question_id for a in row.attempts
                                            if a.retry_of is None]
     number = ids.index(at.question_id) + 1 if at.question_id in ids else at.seq + 1
@@ -198,7 +205,8 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None,
     interview = Interview(plan=plan, rubric=rubric, attempts=attempts,
                           started_at=datetime.fromisoformat(row.started_at))
     pending = [i for i, a in enumerate(attempts) if not a.done or a.followup_pending]
-    interview.index = pending[0] if pending else max(0, len(attempts) - 1)
+    index = _resume_at(pending, {i for i, a in enumerate(attempts) if a.retry_of is not None})
+    interview.index = index if index is not None else max(0, len(attempts) - 1)
     return interview
 
 

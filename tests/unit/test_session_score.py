@@ -67,3 +67,20 @@ def test_the_resume_offer_numbers_the_question_by_its_place_in_the_plan(tmp_path
 
     assert Recorder(store, sid, interview, saver=DraftSaver(store, sid)).draft(1)
     assert where_it_stopped(store.session(sid)) == "question 2 of 3, 2 characters typed"
+
+
+def test_an_interview_cut_short_during_a_retake_resumes_at_the_retake(tmp_path) -> None:
+    # q1 graded, then retaken; the terminal closes while the retake is being typed
+    interview, store, sid = _recorded(tmp_path, [(0, 0.2), (0, "retake")])
+    interview.attempts[3].answer = "重做的答案"
+    from interviewer.sessions.drafts import DraftSaver
+    from interviewer.sessions.recorder import where_it_stopped
+
+    assert Recorder(store, sid, interview, saver=DraftSaver(store, sid)).draft(3)
+    row = store.session(sid)
+    assert where_it_stopped(row) == "question 1 of 3 (a retake), 5 characters typed"
+    resumed = interview_from_session(row, None)
+    assert resumed.index == 3
+    assert resumed.current.answer == "重做的答案"
+    # ... and once the retake is answered, the interview goes on at q2
+    assert resumed.next_index() == 1
