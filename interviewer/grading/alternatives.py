@@ -240,9 +240,31 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
         if label and len(ms) == 1 and _members(label.lower(), g) == mp:
             # "Decode：一次一个 token" is about decode; the span says it of prefill
             return group[min(mp)][0], group[m][0]
+        if label and len(ms) == 1 and not _members(label.lower(), g) \
+                and _said_of_label(label, span.lower(), g, m):
+            # "Decode：串行生成，访存密集" against "Decode 是计算密集的": the span says of
+            # what the point is about another member of the set the point gives it
+            return group[min(missing)][0], group[m][0]
         if _role(point, _where(point, g, missing)) & _role(ls, _where(ls, g, extra)):
             return group[min(missing)][0], group[m][0]
     return None
+
+
+def _said_of_label(label: str, lowered: str, g: int, member: int) -> bool:
+    """``lowered`` names what ``label`` is about (its name before any bracket: "Decode" of
+    "Decode（解码）阶段"; a Latin name as a whole word) and, after it in the same sentence,
+    ``member`` of set ``g``: the sentence says the member of it."""
+    name = re.split(r"[（(]", label, maxsplit=1)[0].strip().lower()
+    if not name:
+        return False
+    latin = re.fullmatch(r"[a-z0-9][a-z0-9 .\-]*", name)
+    pattern = re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])" if latin
+                         else re.escape(name))
+    for sentence in re.split(r"[。！？!?；;]", lowered):
+        at = pattern.search(sentence)
+        if at and any(lo >= at.end() for lo, _ in _where(sentence, g, {member})):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- only one of them

@@ -299,3 +299,18 @@ def test_quoted_denials_about_the_same_and_not_necessarily_are_no_contradictions
 def test_what_quotes_about_the_same_and_not_necessarily_leave(point: str, span: str,
                                                               kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a point labeled by what it is about says its property after the label; a span about the
+    # same thing that gives it another member of the property's set contradicts it
+    ("Decode（解码）阶段：输入：已生成的 tokens；输出：下一个 token；特点：串行生成，访存密集",
+     "Decode 阶段可以并行生成很多 token，是计算密集的", "swapped"),
+    ("Decode：串行生成，访存密集", "Decode 是计算密集的", "swapped"),
+    # ... not a span that names both members, nor one about the property without the label
+    ("Decode：串行生成，访存密集", "Decode 是访存密集的，不像 prefill 那样计算密集", None),
+    ("Decode：串行生成，访存密集", "一般来说矩阵乘法是计算密集的", None),
+])
+def test_a_labeled_point_and_another_member_said_of_its_label(point: str, span: str,
+                                                               kind: str | None) -> None:
+    assert contradiction(point, span) == kind
