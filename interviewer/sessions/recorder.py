@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -131,16 +131,20 @@ def _stored_limit(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value) if math.isfinite(value) and value > 0 else None
-def _resume_at(pending: list[int], retakes: set[int]) -> int | None:
-    """Where an interrupted interview goes on: a retake left unanswered (it was being typed:
-    the plan's next question comes only after it), else the first attempt left unanswered."""
-    return next((i for i in reversed(pending) if i in retakes), pending[0] if pending else None)
+
+
+def _resume_at(attempts: Sequence, pending: list[int]) -> int | None:
+    """Where an interrupted interview goes on, of the ``pending`` indexes into ``attempts``
+    (stored rows or attempts: both say what they retake): a retake left unanswered (it was
+    being typed: the plan's next question comes only after it), else the first."""
+    return next((i for i in reversed(pending) if attempts[i].retry_of is not None),
+                pending[0] if pending else None)
 
 
 def where_it_stopped(row: SessionRow) -> str:
     """Where an interrupted session stands, numbered by the plan ("question 2 of 3, …")."""
     pending = [i for i, a in enumerate(row.attempts) if a.score is None and not a.skipped]
-    index = _resume_at(pending, {i for i, a in enumerate(row.attempts) if a.retry_of is not None})
+    index = _resume_at(row.attempts, pending)
     if index is None:
         return "all questions answered"
     at = row.attempts[index]
@@ -205,7 +209,7 @@ def interview_from_session(row: SessionRow, catalog: BankCatalog | None,
     interview = Interview(plan=plan, rubric=rubric, attempts=attempts,
                           started_at=datetime.fromisoformat(row.started_at))
     pending = [i for i, a in enumerate(attempts) if not a.done or a.followup_pending]
-    index = _resume_at(pending, {i for i, a in enumerate(attempts) if a.retry_of is not None})
+    index = _resume_at(attempts, pending)
     interview.index = index if index is not None else max(0, len(attempts) - 1)
     return interview
 
