@@ -69,7 +69,8 @@ _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|
 _SCOPE_ZH = 8  # characters after a Chinese cue that it negates
 _SCOPE_STOP = "就才则的"  # ... up to the consequence, or the end of a modifier
 _LATIN_RUN = re.compile(r"[a-z0-9][a-z0-9\-]*")
-_QUOTES = re.compile(r"[“”‘’\"「」]")
+_QUOTE_CHARS = "“”‘’\"「」"  # a denial reaches through them ("不是“模型变笨”")
+_QUOTES = re.compile(f"[{_QUOTE_CHARS}]")
 _SCOPE_EN = 4  # content words after an English cue
 _NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
@@ -128,7 +129,7 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         start = m.end()
         stop, reach = start, 0
         while stop < len(lowered) and reach < _SCOPE_ZH and lowered[stop] not in _SCOPE_STOP \
-                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、“”‘’\"「」]", lowered[stop]) \
+                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、{_QUOTE_CHARS}]", lowered[stop]) \
                 and not (lowered[stop] == "、" and not lowered[start:stop].strip()):
             word = _LATIN_RUN.match(lowered, stop)
             stop = word.end() if word else stop + 1  # a Latin word is read whole, and
