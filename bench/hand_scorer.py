@@ -5,6 +5,7 @@
     python bench/hand_scorer.py --without denies,stance   # and what two features add
     python bench/hand_scorer.py --head     # also the head over whole rows (each bank held out)
     python bench/hand_scorer.py --head --write   # ... and ship the head
+    python bench/hand_scorer.py --head --jobs 2  # the banks held out two at a time
 
 Points a person writes are not the extractor's: shorter, topics as often as claims, the
 author's own words, often in the other language than the answer. The default encoder's
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -61,7 +63,7 @@ from interviewer.grading.labels import load_labeled  # noqa: E402
 HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xsource-heldout-4",
              "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7", "xsource-heldout-8",
              "xsource-heldout-9", "xsource-heldout-10", "xsource-heldout-11", "xsource-heldout-12",
-             "xsource-more")
+             "xsource-heldout-13", "xsource-more")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
 # the head's size and fitting, chosen by the MAE of each bank held out (BENCHMARKS.md)
 HEAD = dict(hidden=32, epochs=20, dropout=0.5, weight_decay=0.05, seed=0, members=5)
@@ -148,6 +150,38 @@ def _paired(before: list[tuple], after: list[tuple]) -> str:
     return f"{np.mean(diff):+.4f} [{lo:+.4f}, {hi:+.4f}]"
 
 
+_FOLD: dict = {}  # what every bank held out is fitted from, set by main() before it forks
+
+
+def _held_out(folder: str) -> tuple[str, list, list, list, list]:
+    """The answers of one bank graded by the extracted-rubric scorer, by the hand scorer
+    fitted without that bank, by its head (``--head``) and by one fitted without some
+    features (``--without``): (folder, base, hand, head, without)."""
+    f = _FOLD
+    inside = [a for a in f["answers"] if a["folder"] == folder]
+    rest = [a for a in f["answers"] if a["folder"] != folder]
+    scorer = fit(f["dev_rows"], f["dev_labels"], rest)
+    b = [(a["kind"], *graded(f["base"], a)) for a in inside]
+    h = [(a["kind"], *graded(scorer, a)) for a in inside]
+    m = []
+    if f["head"]:
+        headed = with_head(scorer, f["dev_rows"], f["dev_labels"], rest)
+        m = [(a["kind"], *graded(headed, a)) for a in inside]
+    less = []
+    if f["without"] != FEATURES:
+        fewer = fit(f["dev_rows"], f["dev_labels"], rest, f["without"])
+        less = [(a["kind"], *graded(fewer, a)) for a in inside]
+    return folder, b, h, m, less
+
+
+def _printed(fold: tuple[str, list, list, list, list]) -> tuple[str, list, list, list, list]:
+    folder, *pairs = fold
+    mae = [np.mean([abs(x[1] - x[2]) for x in p]) for p in pairs[:3] if p]
+    print(f"  {folder:<24} {len(pairs[0]):>3} answers  MAE "
+          + " -> ".join(f"{v:.3f}" for v in mae), flush=True)
+    return fold
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true",
@@ -158,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head", action="store_true",
                         help="also fit the head over whole rows, each bank held out; with "
                              "--write, ship it")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="banks held out at once, each in a process of its own")
     args = parser.parse_args(argv)
     grader = cs._grader()
     base = grader.scorer.for_points(hand=False)
@@ -169,24 +205,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(answers)} answers in {len(folders)} banks with their authors' points; "
           f"{len(dev.items)} shipped dev answers")
     without = tuple(f for f in FEATURES if f not in set(filter(None, args.without.split(","))))
-    base_pairs, hand_pairs, less_pairs, head_pairs = [], [], [], []
-    for folder in folders:
-        inside = [a for a in answers if a["folder"] == folder]
-        rest = [a for a in answers if a["folder"] != folder]
-        scorer = fit(dev_rows, dev_labels, rest)
-        b = [(a["kind"], *graded(base, a)) for a in inside]
-        h = [(a["kind"], *graded(scorer, a)) for a in inside]
-        headed = with_head(scorer, dev_rows, dev_labels, rest) if args.head else None
-        m = [(a["kind"], *graded(headed, a)) for a in inside] if headed else []
-        mae = [np.mean([abs(x[1] - x[2]) for x in pairs]) for pairs in (b, h, m) if pairs]
-        print(f"  {folder:<24} {len(inside):>3} answers  MAE "
-              + " -> ".join(f"{v:.3f}" for v in mae), flush=True)
-        base_pairs += b
-        hand_pairs += h
-        head_pairs += m
-        if without != FEATURES:
-            less = fit(dev_rows, dev_labels, rest, without)
-            less_pairs += [(a["kind"], *graded(less, a)) for a in inside]
+    global _FOLD
+    _FOLD = dict(dev_rows=dev_rows, dev_labels=dev_labels, answers=answers, base=base,
+                 head=args.head, without=without)
+    if args.jobs > 1:  # forked workers read _FOLD as it is now, without pickling it
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            results = pool.imap(_held_out, folders)
+            folds = [_printed(r) for r in results]
+    else:
+        folds = [_printed(_held_out(folder)) for folder in folders]
+    base_pairs, hand_pairs, head_pairs, less_pairs = (
+        [pair for fold in folds for pair in fold[i]] for i in range(1, 5))
     report("extracted-rubric scorer", base_pairs)
     report("hand scorer, bank held out", hand_pairs)
     print("paired MAE difference, hand - extracted " + _paired(base_pairs, hand_pairs))
