@@ -21,6 +21,10 @@ failure modes, and a calibrated scorer (:mod:`interviewer.grading.calibration`) 
 ``e_xl_zh`` ``e`` when ``xl_zh``
 ``denies``  the evidence has more denials than the point (:mod:`interviewer.grading.stance`)
 ``stance``  ... or more words taking a stance (其实, 反而, 不用, actually, no need)
+``parts``   for a point of several claims (:func:`~interviewer.grading.naming.point_parts`),
+            the mean over its claims of each one's best cosine with any span; else the
+            point's own best cosine
+``parts_min`` ... the least of them: the claim the answer says least
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from interviewer.content.language import CJK_RUN as _CJK_RUN
 from interviewer.content.language import cjk_count, language_of
 
 FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl",
-            "xl_zh", "e_xl_zh", "denies", "stance")
+            "xl_zh", "e_xl_zh", "denies", "stance", "parts", "parts_min")
 # the features of the scorers fitted before the direction of a cross-language answer was one
 BASE_FEATURES = FEATURES[:10]
 
@@ -149,6 +153,7 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
                 seg_question: float, second: float, point_question: float,
                 cross: bool, into_chinese: bool = False,
                 marks: tuple[float, float] = (0.0, 0.0),
+                parts: tuple[float, float] | None = None,
                 pair: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     xl = 1.0 if cross else 0.0
     xl_zh = 1.0 if cross and into_chinese else 0.0
@@ -166,6 +171,7 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
         xl_zh,
         e * xl_zh,
         *marks,
+        *((e, e) if parts is None else parts),
         *(() if pair is None else pair_features(*pair)),
     ], dtype=np.float64)
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.claims import contradiction, is_bare, is_term_list, names_neighbour, topic_core
+from interviewer.grading.naming import point_parts
 from interviewer.grading.encoders.backends import CachingEmbedder, Embedder
 from interviewer.grading.features import (
     FEATURES,
@@ -131,6 +132,7 @@ class Grader:
             for q in rubric.questions:
                 texts += [q.question or question_profile(q), question_profile(q)]
                 texts += [t for p in q.points for t in point_texts(p)]
+                texts += [t for p in q.points for t in point_parts(topic_core(p.text))]
             self.embedder.embed(texts, persist=True)
             from interviewer.grading.warm import prepare_rules
 
@@ -157,7 +159,10 @@ class Grader:
         alias_lists = [point_texts(p) for p in points]
         # what each question is about: its wording, its points together, each point alone
         topics = [_topic_texts(q) for q in (question, *siblings)]
-        fixed = [t for texts in alias_lists for t in texts] + [t for q in topics for t in q]
+        part_lists = [point_parts(topic_core(p.text)) for p in points]
+        n_parts = sum(len(t) for t in part_lists)
+        fixed = [t for texts in alias_lists for t in texts] + [t for q in topics for t in q] \
+            + [t for texts in part_lists for t in texts]
         # rubric texts come from the caches (memory, then disk); only the answer is encoded
         vectors = np.vstack([self.embedder.embed(fixed, persist=True),
                              self.embedder.embed_answers([(answer, spans)])[0]])
@@ -181,6 +186,14 @@ class Grader:
         for i, texts in enumerate(alias_lists):
             sims[i] = alias_sims[start:start + len(texts)].max(axis=0)
             point_vecs[i] = alias_vecs[start]
+            start += len(texts)
+        # each claim of a compound point, matched on its own: the mean and the least
+        part_best = (vectors[len(fixed) - n_parts:len(fixed)] @ span_vecs.T).max(axis=1) \
+            if n_parts else np.zeros(0)
+        parts, start = [], 0
+        for i, texts in enumerate(part_lists):
+            best = part_best[start:start + len(texts)] if texts else sims[i].max(keepdims=True)
+            parts.append((float(best.mean()), float(best.min())))
             start += len(texts)
 
         to_question = span_vecs @ q_vec
@@ -206,7 +219,7 @@ class Grader:
                 point_question=float(point_vecs[i] @ q_vec),
                 cross=is_cross_lingual(points[i].text, prepared),
                 into_chinese=not _CJK.search(points[i].text),
-                marks=stance_marks(points[i].text, spans[j]),
+                marks=stance_marks(points[i].text, spans[j]), parts=parts[i],
                 pair=(point_vecs[i], span_vecs[j], answer_vec))
 
         context = sentence_of(answer, spans)

@@ -10,6 +10,7 @@ Plain ``re`` only: no numpy.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from interviewer.grading.claim_text import _BRACKETS, _CJK_RUN, _WORD
 from interviewer.grading.glossary import squash
@@ -29,6 +30,21 @@ def topic_core(point: str) -> str:
     "Explain why batching raises throughput" -> "why batching raises throughput"."""
     core = _TOPIC_LEAD.sub("", point, count=1).strip()
     return core if len(core) >= 2 else point
+
+
+@lru_cache(maxsize=4096)
+def point_parts(point: str) -> tuple[str, ...]:
+    """The claims of a compound point, each a sentence or a clause after a comma or a
+    semicolon of at least four Chinese characters or three words ("短期记忆服务当前任务，长期
+    记忆服务跨任务连续性" holds two); ``()`` for a point of one claim. A paraphrase says each
+    in a sentence of its own, where no single span of it is close to the whole point
+    (cached: points repeat across answers)."""
+    from interviewer.content.segment import split_sentences, split_top_level, strip_punct
+
+    parts = [strip_punct(c) for s in split_sentences(point) for c in split_top_level(s, "，,；;")]
+    parts = [p for p in parts
+             if len(p) - len(_CJK_RUN.sub("", p)) >= 4 or len(_WORD.findall(p.lower())) >= 3]
+    return tuple(parts) if len(parts) >= 2 else ()
 
 
 def states_no_claim(point: str) -> bool:

@@ -331,3 +331,33 @@ def test_a_head_that_scores_a_denial_as_missed_still_shows_the_contradiction() -
     g = grade("ZeRO不切分优化器状态。", replace(logistic, head=refusing))
     assert g.points[2].verdict == "contradicted"
     assert g.points[2].evidence == "ZeRO不切分优化器状态"
+
+
+@pytest.mark.parametrize("point, parts", [
+    ("Larger windows preserve earlier turns, and they let a model read whole files at once",
+     ["Larger windows preserve earlier turns", "and they let a model read whole files at once"]),
+    ("短期记忆服务当前任务，长期记忆服务跨任务连续性。", ["短期记忆服务当前任务", "长期记忆服务跨任务连续性"]),
+    ("梯度累积减少通信频率", []),  # one claim
+    ("Memory continuity: Larger windows preserve earlier turns", []),  # a label is no claim
+    ("KV Cache、PagedAttention", []),  # a list of names
+])
+def test_a_compound_point_is_read_as_its_claims(point: str, parts: list[str]) -> None:
+    from interviewer.grading.naming import point_parts
+
+    assert point_parts(point) == tuple(parts)
+
+
+def test_the_claims_of_a_compound_point_are_matched_each_in_its_own_sentence() -> None:
+    """A paraphrase says each claim of a long point in a sentence of its own: the row says
+    how well the answer's best span for each claim matches it, not only the best single span."""
+    point = "短期记忆服务当前任务，长期记忆服务跨任务连续性"
+    q = QuestionRubric(id="m", question="记忆系统怎么分？", source_sha256="",
+                       points=(Point(id="m.1", text=point),))
+    rubric = Rubric(bank="t", questions=(q,))
+    ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(
+        rubric, "m", "短期记忆服务当前任务。另外说一句无关的话。长期记忆服务跨任务连续性。")
+    row = dict(zip(FEATURES, ev.rows[0]))
+    assert row["parts_min"] > 0.9 and row["parts"] > row["e"]
+    one = Grader(BigramEmbedder(), SIM_ONLY).evidence(RUBRIC, "q", "ZeRO 切分优化器状态。")
+    rows = [dict(zip(FEATURES, r)) for r in one.rows]
+    assert all(r["parts"] == r["parts_min"] for r in rows)  # one-claim points: their best match
