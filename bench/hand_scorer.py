@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     dev = qb.collect(grader, [it for p in qb.DEV_FILES for it in load_labeled(p)], catalog)
     dev_rows, dev_labels = np.vstack(dev.rows), np.concatenate(qb.labels_of(dev))
     answers = collect(grader, frozenset(filter(None, args.exclude.split(","))))
-    folders = folds_of(sorted({a["folder"] for a in answers}), args.folds)
+    folders = folds_of(list({a["folder"] for a in answers}), args.folds)
     print(f"{len(answers)} answers in {len(folders)} banks with their authors' points; "
           f"{len(dev.items)} shipped dev answers")
     without = tuple(f for f in FEATURES if f not in set(filter(None, args.without.split(","))))

@@ -132,7 +132,7 @@ class Grader:
             for q in rubric.questions:
                 texts += [q.question or question_profile(q), question_profile(q)]
                 texts += [t for p in q.points for t in point_texts(p)]
-                texts += [t for p in q.points for t in point_parts(topic_core(p.text))]
+                texts += [t for p in q.points for t in point_parts(p.text)]
             self.embedder.embed(texts, persist=True)
             from interviewer.grading.warm import prepare_rules
 
@@ -159,7 +159,7 @@ class Grader:
         alias_lists = [point_texts(p) for p in points]
         # what each question is about: its wording, its points together, each point alone
         topics = [_topic_texts(q) for q in (question, *siblings)]
-        part_lists = [point_parts(topic_core(p.text)) for p in points]
+        part_lists = [point_parts(p.text) for p in points]
         n_parts = sum(len(t) for t in part_lists)
         fixed = [t for texts in alias_lists for t in texts] + [t for q in topics for t in q] \
             + [t for texts in part_lists for t in texts]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from interviewer.content.language import cjk_count
+from interviewer.content.segment import split_sentences, split_top_level, strip_punct
 from interviewer.grading.claim_text import _BRACKETS, _CJK_RUN, _WORD
 from interviewer.grading.glossary import squash
 
@@ -34,16 +36,14 @@ def topic_core(point: str) -> str:
 
 @lru_cache(maxsize=4096)
 def point_parts(point: str) -> tuple[str, ...]:
-    """The claims of a compound point, each a sentence or a clause after a comma or a
-    semicolon of at least four Chinese characters or three words ("短期记忆服务当前任务，长期
-    记忆服务跨任务连续性" holds two); ``()`` for a point of one claim. A paraphrase says each
-    in a sentence of its own, where no single span of it is close to the whole point
-    (cached: points repeat across answers)."""
-    from interviewer.content.segment import split_sentences, split_top_level, strip_punct
-
-    parts = [strip_punct(c) for s in split_sentences(point) for c in split_top_level(s, "，,；;")]
-    parts = [p for p in parts
-             if len(p) - len(_CJK_RUN.sub("", p)) >= 4 or len(_WORD.findall(p.lower())) >= 3]
+    """The claims of a compound point (of what a topic-style point is about), each a sentence
+    or a clause after a comma or a semicolon of at least four Chinese characters or three words
+    ("短期记忆服务当前任务，长期记忆服务跨任务连续性" holds two); ``()`` for a point of one claim.
+    A paraphrase says each in a sentence of its own, where no single span of it is close to
+    the whole point (cached: points repeat across answers)."""
+    parts = [strip_punct(c) for s in split_sentences(topic_core(point))
+             for c in split_top_level(s, "，,；;")]
+    parts = [p for p in parts if cjk_count(p) >= 4 or len(_WORD.findall(p.lower())) >= 3]
     return tuple(parts) if len(parts) >= 2 else ()
 
 
