@@ -55,7 +55,8 @@ def grade_to_dict(grade: Grade) -> dict:
             "points": [{"id": p.point_id, "verdict": p.verdict,
                         "confidence": float(p.probability), "similarity": float(p.similarity),
                         "evidence": p.evidence, "reason": p.reason, "text": p.text,
-                        "group": p.group, "weight": p.weight} for p in grade.points]}
+                        "group": p.group, "weight": p.weight, "also": list(p.also)}
+                       for p in grade.points]}
 
 
 def _read_requests(stream, queue: Queue) -> None:

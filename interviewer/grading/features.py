@@ -25,6 +25,10 @@ failure modes, and a calibrated scorer (:mod:`interviewer.grading.calibration`) 
             the mean over its claims of each one's best cosine with any span; else the
             point's own best cosine
 ``parts_min`` ... the least of them: the claim the answer says least
+``a_conflict`` the share of the question's points that the answer's spans closest to them
+            contradict (:mod:`interviewer.grading.claims`), the same in every row of an
+            answer: a confident wrong answer says several of its points otherwise, and its
+            words for the others are no better evidence
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from interviewer.content.language import CJK_RUN as _CJK_RUN
 from interviewer.content.language import cjk_count, language_of
 
 FEATURES = ("e", "lex", "has_lex", "short", "off", "qpar", "margin", "pq", "xl", "e_xl",
-            "xl_zh", "e_xl_zh", "denies", "stance", "parts", "parts_min")
+            "xl_zh", "e_xl_zh", "denies", "stance", "parts", "parts_min", "a_conflict")
 # the features of the scorers fitted before the direction of a cross-language answer was one
 BASE_FEATURES = FEATURES[:10]
 
@@ -154,6 +158,7 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
                 cross: bool, into_chinese: bool = False,
                 marks: tuple[float, float] = (0.0, 0.0),
                 parts: tuple[float, float] | None = None,
+                conflicts: float = 0.0,
                 pair: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     xl = 1.0 if cross else 0.0
     xl_zh = 1.0 if cross and into_chinese else 0.0
@@ -172,6 +177,7 @@ def feature_row(*, e: float, lex: float | None, evidence_len: int, point_len: in
         e * xl_zh,
         *marks,
         *((e, e) if parts is None else parts),
+        conflicts,
         *(() if pair is None else pair_features(*pair)),
     ], dtype=np.float64)
 

@@ -30,10 +30,18 @@ class PointResult:
     similarity: float
     evidence: str | None
     reason: str
+    # a covered point of several claims: the answer's other spans, one for each claim that
+    # ``evidence`` does not state, in the answer's order
+    also: tuple[str, ...] = ()
 
     @property
     def credit(self) -> float:
         return CREDIT[self.verdict]
+
+    @property
+    def quotes(self) -> tuple[str, ...]:
+        """The answer's words shown for this point: its evidence, then ``also``."""
+        return (self.evidence, *self.also) if self.evidence else ()
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ class Grade:
                         "confidence": round(p.probability, 4),
                         "similarity": round(p.similarity, 4), "evidence": p.evidence,
                         "reason": p.reason, "text": p.text, "group": p.group,
-                        "weight": p.weight}
+                        "weight": p.weight, **({"also": list(p.also)} if p.also else {})}
                        for p in self.points],
         })
         if self.note:
@@ -74,7 +82,8 @@ class Grade:
             point_id=str(p["id"]), text=str(p.get("text", p["id"])), group=p.get("group"),
             weight=float(p.get("weight", 1.0)), verdict=str(p["verdict"]),
             probability=float(p.get("confidence", 0.0)), similarity=float(p.get("similarity", 0.0)),
-            evidence=p.get("evidence"), reason=str(p.get("reason", "")))
+            evidence=p.get("evidence"), reason=str(p.get("reason", "")),
+            also=tuple(str(s) for s in p["also"]) if isinstance(p.get("also"), list) else ())
             for p in data.get("points", []))
         return cls(question_id=str(data["question_id"]), answer=answer,
                    score=float(data["score"]), points=points,

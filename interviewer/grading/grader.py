@@ -78,6 +78,8 @@ class Evidence:
     # points that are only a name, whose best span is a bare name of one of their own terms,
     # not the question's
     named: set[int] = field(default_factory=set)
+    # per point of several claims: the answer's other spans that state its other claims
+    also: list[tuple[str, ...]] = field(default_factory=list)
 
 
 # "用混合精度", "use FlashAttention": a name after a verb of use says nothing more about it
@@ -188,12 +190,14 @@ class Grader:
             point_vecs[i] = alias_vecs[start]
             start += len(texts)
         # each claim of a compound point, matched on its own: the mean and the least
-        part_best = (vectors[len(fixed) - n_parts:len(fixed)] @ span_vecs.T).max(axis=1) \
-            if n_parts else np.zeros(0)
-        parts, start = [], 0
+        part_sims = vectors[len(fixed) - n_parts:len(fixed)] @ span_vecs.T if n_parts \
+            else np.zeros((0, len(spans)))
+        part_best, part_where = part_sims.max(axis=1), part_sims.argmax(axis=1)
+        parts, part_spans, start = [], [], 0
         for i, texts in enumerate(part_lists):
             best = part_best[start:start + len(texts)] if texts else sims[i].max(keepdims=True)
             parts.append((float(best.mean()), float(best.min())))
+            part_spans.append([int(k) for k in part_where[start:start + len(texts)]])
             start += len(texts)
 
         to_question = span_vecs @ q_vec
@@ -233,7 +237,7 @@ class Grader:
             return memo[key]
 
         unsupported: set[int] = set()  # points whose every candidate span contradicts them
-        rows, best_spans, best_sims, conflicts = [], [], [], []
+        rows, best_spans, best_sims, conflicts, claims = [], [], [], [], []
         for i, point in enumerate(points):
             order = np.argsort(-sims[i])
             conflict, against = None, []
@@ -274,9 +278,17 @@ class Grader:
                 lex[i] = max((v for v in (lexical_recall(t, kept) for t in alias_lists[i])
                               if v is not None), default=None)
             rows.append(row(i, j))
+            claims.append(_claim_spans(spans, j, [k for k in part_spans[i] if k not in against]))
             best_spans.append(spans[j])
             best_sims.append(float(sims[i, j]))
             conflicts.append(conflict)
+        # how much of the answer says its points otherwise, in every row (the conflicts' too)
+        share = sum(c is not None for c in conflicts) / len(points)
+        rows = np.vstack(rows)
+        rows[:, _A_CONFLICT] = share
+        for c in conflicts:
+            if c is not None:
+                c[1][_A_CONFLICT] = share
         sentences = split_sentences(answer)
         term_list = bool(sentences) and (all(is_bare(s) for s in sentences)
                                          or is_term_list(answer))
@@ -287,8 +299,8 @@ class Grader:
         if named:
             asked = AnswerText.of(question.question)
             named = {i for i in named if not names_own_term(points[i].text, asked)}
-        return Evidence(np.vstack(rows), best_spans, np.asarray(best_sims), restating,
-                        conflicts, term_list, unsupported, to_question, cross, named)
+        return Evidence(rows, best_spans, np.asarray(best_sims), restating,
+                        conflicts, term_list, unsupported, to_question, cross, named, claims)
 
     def grade(self, rubric: Rubric, question_id: str, answer: str,
               only: Collection[str] | None = None) -> Grade:
@@ -312,6 +324,8 @@ class Grader:
             verdict=d.verdicts[i], probability=float(d.probs[i]),
             similarity=float(ev.similarities[i]),
             evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
+            also=ev.also[i] if d.verdicts[i] == "covered" and not ev.term_list
+            and d.evidence[i] == ev.spans[i] and i < len(ev.also) else (),
             reason=d.why[i] or reason(d.verdicts[i], ev, i, scorer, earns))
             for i, point in enumerate(points))
         return Grade(question_id=question_id, answer=answer, score=d.score, points=results,
@@ -319,6 +333,17 @@ class Grader:
                      calibration=scorer.source if scorer.calibrated else "uncalibrated",
                      note="; ".join(n for n in (d.note, len(answer) > MAX_GRADED_CHARS
                                                 and LONG_NOTE) if n) or None)
+
+
+def _claim_spans(spans: Sequence[str], main: int, best: list[int]) -> tuple[str, ...]:
+    """The spans, besides ``spans[main]``, that match a compound point's claims best, in the
+    answer's order: none that holds another or lies inside another (a sentence and its
+    clause say one thing once)."""
+    chosen = [main]
+    for k in sorted(set(best), key=lambda k: (k, -len(spans[k]))):
+        if all(spans[k] not in spans[c] and spans[c] not in spans[k] for c in chosen):
+            chosen.append(k)
+    return tuple(spans[k] for k in sorted(chosen[1:]))
 
 
 @dataclass
@@ -380,13 +405,15 @@ def decide(points: Sequence[Point], ev: Evidence, scorer: Scorer) -> Decision:
     return Decision(probs, verdicts, evidence, why, score, note)
 
 
-_MARKS = [FEATURES.index("denies"), FEATURES.index("stance")]
+_A_CONFLICT = FEATURES.index("a_conflict")
+_MARKS = [FEATURES.index("denies"), FEATURES.index("stance"), _A_CONFLICT]
 
 
 def _unmarked(row: np.ndarray) -> np.ndarray:
-    """A span's row without its denials and stance words: whether the span is about the
-    point closely enough to contradict it is asked of its words, not of how it says them
-    (which is what the contradiction is)."""
+    """A span's row without its denials and stance words, nor how much of the answer
+    contradicts its points: whether the span is about the point closely enough to
+    contradict it is asked of its words, not of how it says them (which is what the
+    contradiction is)."""
     out = np.array(row, dtype=np.float64, copy=True)
     out[..., _MARKS] = 0.0
     return out

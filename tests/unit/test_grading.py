@@ -361,3 +361,39 @@ def test_the_claims_of_a_compound_point_are_matched_each_in_its_own_sentence() -
     one = Grader(BigramEmbedder(), SIM_ONLY).evidence(RUBRIC, "q", "ZeRO 切分优化器状态。")
     rows = [dict(zip(FEATURES, r)) for r in one.rows]
     assert all(r["parts"] == r["parts_min"] for r in rows)  # one-claim points: their best match
+
+
+def test_every_row_says_how_much_of_the_answer_contradicts_its_points() -> None:
+    """A confident wrong answer says several of its points otherwise: the row of a point it
+    does not contradict says so too (``a_conflict``, the share of the question's points with
+    a contradicting span), and an answer that contradicts nothing has 0 there."""
+    wrong = Grader(BigramEmbedder(), SIM_ONLY).evidence(
+        RUBRIC, "q", "ZeRO 其实不切分优化器状态。混合精度训练使用FP16。")
+    shares = [dict(zip(FEATURES, r))["a_conflict"] for r in wrong.rows]
+    assert [c is not None for c in wrong.conflicts] == [False, False, True]
+    assert shares == pytest.approx([1 / 3] * 3)
+    assert dict(zip(FEATURES, wrong.conflicts[2][1]))["a_conflict"] == pytest.approx(1 / 3)
+    right = Grader(BigramEmbedder(), SIM_ONLY).evidence(
+        RUBRIC, "q", "ZeRO 切分优化器状态。混合精度训练使用FP16。")
+    assert [dict(zip(FEATURES, r))["a_conflict"] for r in right.rows] == [0.0] * 3
+
+
+def test_a_covered_compound_point_quotes_the_words_for_each_of_its_claims() -> None:
+    """A point of two claims stated in two sentences is shown with both: the sentence of
+    the candidate's that earned it is each of them, not the one that matched best."""
+    point = "短期记忆服务当前任务，长期记忆服务跨任务连续性"
+    q = QuestionRubric(id="m", question="记忆系统怎么分？", source_sha256="",
+                       points=(Point(id="m.1", text=point),))
+    rubric = Rubric(bank="t", questions=(q,))
+    g = Grader(BigramEmbedder(), SIM_ONLY).grade(
+        rubric, "m", "短期记忆服务当前任务。另外说一句无关的话。长期记忆服务跨任务连续性。")
+    p = g.points[0]
+    assert p.verdict == "covered"
+    assert {p.evidence, *p.also} == {"短期记忆服务当前任务", "长期记忆服务跨任务连续性"}
+    assert g.to_dict()["points"][0]["also"] == list(p.also)
+    assert type(g).from_dict(g.to_dict(), g.answer).points[0].also == p.also
+    # a one-claim point, or a compound one said in one sentence, is quoted once
+    one = grade("ZeRO切分优化器状态。梯度累积减少通信频率。")
+    assert all(r.also == () for r in one.points)
+    assert "also" not in one.to_dict()["points"][0]
+
