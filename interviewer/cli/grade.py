@@ -183,7 +183,8 @@ def format_grade(question: str, grade) -> str:
         group = f"[{p.group}] " if p.group else ""
         lines.append(f" {marks[p.verdict]} {group}{p.text}")
         if p.evidence:
-            lines.append(f"     ← “{p.evidence}”  ({p.probability:.2f})")
+            quoted = " · ".join(f"“{q}”" for q in p.quotes)
+            lines.append(f"     ← {quoted}  ({p.probability:.2f})")
         if p.verdict != "covered":
             lines.append(f"     {p.reason}")
     return "\n".join(lines) + "\n"

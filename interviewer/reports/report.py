@@ -84,7 +84,8 @@ def to_data(interview: Interview, meta: ReportMeta) -> dict:
             "auto_submitted": a.auto_submitted,
             "score_with_followups": round(a.score_with_followups, 4) if a.followups else None,
             "points": [{"id": p.point_id, "text": p.text, "group": p.group,
-                        "verdict": p.verdict, "evidence": p.evidence, "reason": p.reason,
+                        "verdict": p.verdict, "evidence": p.evidence, "also": list(p.also),
+                        "reason": p.reason,
                         "after_followup": a.probed_verdicts().get(p.point_id),
                         "reference": (sources.get(p.point_id) if p.verdict != "covered"
                                       else None)}
@@ -192,7 +193,8 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
         if q["points"]:
             lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
             for p in q["points"]:
-                why = f"“{_md(p['evidence'])}”" if p["evidence"] else _md(p["reason"])
+                why = (" · ".join(f"“{_md(s)}”" for s in (p["evidence"], *p.get("also", ())))
+                       if p["evidence"] else _md(p["reason"]))
                 if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
                     why += f" — {_md(p['reason'])}"
                 if p["after_followup"]:
@@ -300,8 +302,8 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
                        "<th>Evidence or reason</th></tr></thead><tbody>")
             for p in q["points"]:
                 group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
-                why = (f"“{_e(p['evidence'])}”" if p["evidence"]
-                       else f'<span class="why">{_e(p["reason"])}</span>')
+                why = (" · ".join(f"“{_e(s)}”" for s in (p["evidence"], *p.get("also", ())))
+                       if p["evidence"] else f'<span class="why">{_e(p["reason"])}</span>')
                 if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
                     why += f' <span class="why">— {_e(p["reason"])}</span>'
                 if p["after_followup"]:

@@ -38,8 +38,9 @@ def point_row(p: PointResult, numbers: bool, probed: str | None = None,
     parts.append(p.text)
     if numbers:
         parts.append((f"  (confidence {p.probability:.2f}, similarity {p.similarity:.2f})", "dim"))
-    if p.evidence:
-        parts += ["\n     ", ("← “", "dim"), (p.evidence, "italic"), ("”", "dim")]
+    for n, quote in enumerate(p.quotes):
+        parts += [*([] if n else ["\n     "]), (" · “" if n else "← “", "dim"), (quote, "italic"),
+                  ("”", "dim")]
     if probed:
         parts += ["\n     ", (f"{probed} after the follow-up (not in your first answer)", "dim")]
     elif p.verdict != "covered":
@@ -79,8 +80,10 @@ def highlighted_answer(grade: Grade) -> Content:
     text = grade.answer
     content = Content(text)
     for p in grade.points:
-        if p.evidence and p.verdict in HIGHLIGHT:
-            start = text.find(p.evidence)
+        if p.verdict not in HIGHLIGHT:
+            continue
+        for quote in p.quotes:
+            start = text.find(quote)
             if start >= 0:
-                content = content.stylize(HIGHLIGHT[p.verdict], start, start + len(p.evidence))
+                content = content.stylize(HIGHLIGHT[p.verdict], start, start + len(quote))
     return content

@@ -260,3 +260,33 @@ def test_a_retake_is_shown_under_the_question_it_retakes() -> None:
         text = render(sample_interview(), fmt, META)
         order = [int(n) for n in re.findall(heading, text, flags=re.MULTILINE)]
         assert order == [1, 4, 2, 3], (fmt, order)
+
+
+def test_a_point_earned_by_several_sentences_quotes_each_of_them() -> None:
+    """A covered point of several claims shows the words for each claim, in every format
+    the candidate reads it in: the reports, the terminal and the TUI's highlighted answer."""
+    from dataclasses import replace
+
+    from interviewer.cli.grade import format_grade
+    from interviewer.tui.feedback_view import highlighted_answer, point_row
+
+    interview = sample_interview()
+    attempt = interview.attempts[0]
+    first = next(p for p in attempt.grade.points if p.verdict == "covered")
+    at = attempt.grade.points.index(first)
+    second = "推理加速：KV Cache"
+    assert second in attempt.answer and second != first.evidence
+    points = tuple(replace(p, also=(second,)) if p is first else p for p in attempt.grade.points)
+    attempt.grade = replace(attempt.grade, points=points)
+    row = next(p for p in to_data(interview, META)["questions"][0]["points"]
+               if p["id"] == first.point_id)
+    assert row["evidence"] == first.evidence and row["also"] == [second]
+    both = f"“{first.evidence}” · “{second}”"
+    assert _md_escaped(first.evidence) in render_markdown(interview, META)
+    assert f"· “{_md_escaped(second)}”" in render_markdown(interview, META)
+    assert f"“{_html_escaped(first.evidence)}” · “{_html_escaped(second)}”" \
+        in render_html(interview, META)
+    assert both in format_grade("q", attempt.grade)
+    assert both in point_row(points[at], False).plain
+    styled = {attempt.answer[s.start:s.end] for s in highlighted_answer(attempt.grade).spans}
+    assert {first.evidence, second} <= styled
