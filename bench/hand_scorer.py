@@ -64,7 +64,8 @@ from interviewer.grading.labels import load_labeled  # noqa: E402
 HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xsource-heldout-4",
              "xsource-heldout-5", "xsource-heldout-6", "xsource-heldout-7", "xsource-heldout-8",
              "xsource-heldout-9", "xsource-heldout-10", "xsource-heldout-11", "xsource-heldout-12",
-             "xsource-heldout-13", "xsource-heldout-14", "xsource-heldout-15", "xsource-more")
+             "xsource-heldout-13", "xsource-heldout-14", "xsource-heldout-15", "xsource-heldout-16",
+             "xsource-more")
 SOURCE = "bench/data/labeled-dev*.jsonl + " + ", ".join(f"bench/data/{s}/" for s in HAND_SETS)
 # the head's size and fitting, chosen by the MAE of each bank held out (BENCHMARKS.md)
 HEAD = dict(hidden=32, epochs=20, dropout=0.5, weight_decay=0.05, seed=0, members=5)
