@@ -397,3 +397,13 @@ def test_a_covered_compound_point_quotes_the_words_for_each_of_its_claims() -> N
     assert all(r.also == () for r in one.points)
     assert "also" not in one.to_dict()["points"][0]
 
+
+
+def test_the_calibration_a_grade_names_fits_on_one_line() -> None:
+    """Every grade prints where its scorer came from; for the hand-point scorer that is
+    many folders of answers, said as one line, not a list of seventeen paths."""
+    from interviewer.grading.calibration import scorer_for
+
+    hand = scorer_for("google/universal-sentence-encoder-multilingual-3").for_points(hand=True)
+    assert hand.source.startswith("bench/data/labeled-dev*.jsonl + ")
+    assert len(hand.source) <= 160 and "\n" not in hand.source
