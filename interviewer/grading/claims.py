@@ -198,9 +198,13 @@ def negation_conflict(point: str, span: str) -> bool:
 def _denies(denier: _Polarity, other: _Polarity, by_units: bool = False,
             spared: frozenset[str] = frozenset()) -> bool:
     """``denier`` denies what ``other`` asserts: the head of one of its denials (``spared``
-    aside), or (``by_units``) three Chinese units or more of their reach."""
-    if by_units and len({u for u in (denier.negated - other.negated) & other.asserted
-                         if CJK_RUN_START.match(u)}) >= 3:
+    aside), or (``by_units``) three Chinese units or more of their reach, unless ``other``
+    denies every head of them too: then the denials agree, and their reach has only run on
+    past the head into what both say ("竞争不激烈两者差不多" against "如果竞争资源不激烈，两者
+    的性能是差不多的")."""
+    agreed = bool(denier.heads) and denier.heads <= other.negated
+    if by_units and not agreed and len({u for u in (denier.negated - other.negated)
+                                        & other.asserted if CJK_RUN_START.match(u)}) >= 3:
         return True
     return bool(_within(_minus(denier.heads - spared, other.negated), other.asserted))
 

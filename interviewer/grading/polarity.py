@@ -21,7 +21,7 @@ from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _te
 # Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断,
 # 不仅, 差不多 ...).
 _NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
-                     r"无需|无须|无法|并非|并不|绝非|未|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
+                     r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
 # ("损失降不到 1% 以内")

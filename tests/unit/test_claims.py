@@ -711,3 +711,19 @@ def test_out_of_sync_is_a_denial_of_sync() -> None:
     # 不同 is "different", but 不同步 is "not in sync"
     assert contradiction("ISR 中的副本都与 leader 保持同步", "ISR 里的副本和 leader 不同步") == "negated"
     assert contradiction("ISR 中的副本都与 leader 保持同步", "不同的副本和 leader 保持同步") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the span denies what the point denies in its condition; its reach runs on into the
+    # next clause, which says what the point says
+    ("性能：资源竞争激烈的情况下，lock性能会比synchronized好；如果竞争资源不激烈，两者的性能是差不多的",
+     "性能：竞争很激烈的时候Lock要比synchronized好一些，竞争不激烈两者差不多"),
+])
+def test_a_denial_whose_every_head_the_point_denies_too_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_a_denial_of_another_head_still_contradicts_however_the_point_denies() -> None:
+    # the span denies what the point's condition denies, and what the point asserts
+    point = "如果显存不够，就用梯度累积；梯度累积减少通信频率"
+    assert contradiction(point, "显存不够时梯度累积也不能减少通信频率") == "negated"

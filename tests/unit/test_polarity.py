@@ -314,3 +314,14 @@ def test_what_quotes_about_the_same_and_not_necessarily_leave(point: str, span: 
 def test_a_labeled_point_and_another_member_said_of_its_label(point: str, span: str,
                                                                kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+
+@pytest.mark.parametrize("span", ["LRU 假设最近访问的数据未来不会再被访问",
+                                  "LRU 认为最近访问过的数据以后不会再被访问"])
+def test_the_future_is_no_denial(span: str) -> None:
+    """未来 ("the future") holds the cue 未 and denies nothing: a span that denies what the
+    point says of the future contradicts it, and one that says it again agrees."""
+    point = "LRU 假设最近访问的数据未来还会被访问"
+    assert contradiction(point, span) == "negated"
+    assert contradiction(point, "LRU 假设最近被访问过的数据未来还会再被访问") is None
