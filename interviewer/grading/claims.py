@@ -154,12 +154,15 @@ def _english_words(text: str) -> frozenset[str]:
 
 def _antonym_by_prefix(point: str, span: str) -> bool:
     p_words, s_words = _english_words(point), _english_words(span)
-    for mine, other in ((p_words, s_words), (s_words, p_words)):
+    p_denied, s_denied = _point_polarity(point).negated, _span_polarity(span).negated
+    for mine, other, denied in ((p_words, s_words, s_denied), (s_words, p_words, p_denied)):
         for word in mine:
             m = _PREFIXED.fullmatch(word)
-            # ... unless a side says both ("non-strict mode …, in strict mode …")
+            # ... unless a side says both ("non-strict mode …, in strict mode …"), or the
+            # other side denies the plain word ("hasn't committed" is "uncommitted")
             if (m and _PROPERTY.search(m.group(2)) and m.group(2) in other
-                    and word not in other and m.group(2) not in mine):
+                    and word not in other and m.group(2) not in mine
+                    and _stem(m.group(2)) not in denied):
                 return True
     return False
 

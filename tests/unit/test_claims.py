@@ -727,3 +727,13 @@ def test_a_denial_of_another_head_still_contradicts_however_the_point_denies() -
     # the span denies what the point's condition denies, and what the point asserts
     point = "如果显存不够，就用梯度累积；梯度累积减少通信频率"
     assert contradiction(point, "显存不够时梯度累积也不能减少通信频率") == "negated"
+
+
+def test_a_prefixed_antonym_agrees_with_a_denial_of_its_word() -> None:
+    """"uncommitted" is "not committed": a span that denies the plain word says the same,
+    and one that asserts it still says the opposite."""
+    point = "Dirty read: Reading uncommitted data from another transaction."
+    assert contradiction(point, "A dirty read is when you read data another transaction "
+                                "hasn't committed yet") is None
+    assert contradiction(point, "A dirty read means reading data another transaction has "
+                                "already committed") == "negated"
