@@ -40,7 +40,11 @@ _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
-                     r"ignore|ignores|ignoring)\b|n't\b")
+                     r"ignore|ignores|ignoring)\b|n't\b|"
+                     # ... and a participle before its noun: "the avoided matrix" (not "is
+                     # avoided", read as a passive)
+                     r"\b(?<!is )(?<!are )(?<!be )(?<!been )(?<!was )(?<!were )"
+                     r"(?:avoided|skipped|bypassed|ignored)(?=\s+[a-z])")
 # ... and "near-zero quality loss", "removing any overhead"
 _LOOSE_EN = re.compile(_NEG_EN.pattern + r"|\b(?:zero|near-zero|negligible|minimal|drop|drops|"
                        r"dropped|dropping|"

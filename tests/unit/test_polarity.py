@@ -325,3 +325,14 @@ def test_the_future_is_no_denial(span: str) -> None:
     point = "LRU 假设最近访问的数据未来还会被访问"
     assert contradiction(point, span) == "negated"
     assert contradiction(point, "LRU 假设最近被访问过的数据未来还会再被访问") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("Benefits grow with longer sequences because the avoided attention matrix is n×n.",
+     "Since the matrix you avoid is n×n, the gains get bigger the longer the sequence"),
+    ("the skipped layers are cheap", "the layers you skip are cheap"),
+])
+def test_a_participle_that_denies_agrees_with_its_verb(point: str, span: str) -> None:
+    """"the avoided matrix" is "the matrix you avoid": the participle before a noun denies
+    as its verb does, so the two say the same."""
+    assert contradiction(point, span) is None
