@@ -69,11 +69,14 @@ HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xs
              "xsource-more")
 
 
+_NUMBERED = re.compile(r"xsource-heldout-\d+")
+
+
 def source_of_sets(sets: tuple[str, ...]) -> str:
     """What a scorer fitted on ``sets`` names as its source: one line a grade can print, the
     numbered held-out sets as a range when they run without a gap."""
-    numbered = sorted(int(s.rsplit("-", 1)[1]) for s in sets if re.fullmatch(r"xsource-heldout-\d+", s))
-    named = [s for s in sets if not re.fullmatch(r"xsource-heldout-\d+", s)]
+    numbered = sorted(int(s.rsplit("-", 1)[1]) for s in sets if _NUMBERED.fullmatch(s))
+    named = [s for s in sets if not _NUMBERED.fullmatch(s)]
     if numbered and numbered == list(range(numbered[0], numbered[-1] + 1)) and len(numbered) > 2:
         named.append(f"xsource-heldout-{numbered[0]}…{numbered[-1]}")
     else:

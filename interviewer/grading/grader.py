@@ -156,7 +156,8 @@ class Grader:
         points = tuple(p for p in question.points if only is None or p.id in only)
         spans = evidence_spans(answer)
         if not spans:
-            return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)))
+            return Evidence(np.zeros((len(points), 0)), [None] * len(points), np.zeros(len(points)),
+                            also=[()] * len(points))
         siblings = [q for q in rubric.questions if q.id != question_id]
         alias_lists = [point_texts(p) for p in points]
         # what each question is about: its wording, its points together, each point alone
@@ -325,7 +326,7 @@ class Grader:
             similarity=float(ev.similarities[i]),
             evidence=d.evidence[i] if d.verdicts[i] != "missed" else None,
             also=ev.also[i] if d.verdicts[i] == "covered" and not ev.term_list
-            and d.evidence[i] == ev.spans[i] and i < len(ev.also) else (),
+            and d.evidence[i] == ev.spans[i] else (),
             reason=d.why[i] or reason(d.verdicts[i], ev, i, scorer, earns))
             for i, point in enumerate(points))
         return Grade(question_id=question_id, answer=answer, score=d.score, points=results,

@@ -156,6 +156,12 @@ def _grouped(questions: list[dict]) -> list[dict]:
     return sorted(questions, key=lambda q: (root(q), q["number"]))
 
 
+def _quotes(point: dict) -> tuple[str, ...]:
+    """A report point's quoted words: its evidence, then the words for its other claims
+    (what ``PointResult.quotes`` is for a grade)."""
+    return (point["evidence"], *point.get("also", ()))
+
+
 def _md(text: str | None) -> str:
     """Inline Markdown-safe text: specials escaped, every kind of line break folded to a
     space (for tables and lists)."""
@@ -193,7 +199,7 @@ def render_markdown(interview: Interview, meta: ReportMeta = ReportMeta()) -> st
         if q["points"]:
             lines += ["| verdict | point | evidence or reason |", "| --- | --- | --- |"]
             for p in q["points"]:
-                why = (" · ".join(f"“{_md(s)}”" for s in (p["evidence"], *p.get("also", ())))
+                why = (" · ".join(f"“{_md(s)}”" for s in _quotes(p))
                        if p["evidence"] else _md(p["reason"]))
                 if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
                     why += f" — {_md(p['reason'])}"
@@ -302,7 +308,7 @@ def render_html(interview: Interview, meta: ReportMeta = ReportMeta()) -> str:
                        "<th>Evidence or reason</th></tr></thead><tbody>")
             for p in q["points"]:
                 group = f'<span class="group">{_e(p["group"])} › </span>' if p["group"] else ""
-                why = (" · ".join(f"“{_e(s)}”" for s in (p["evidence"], *p.get("also", ())))
+                why = (" · ".join(f"“{_e(s)}”" for s in _quotes(p))
                        if p["evidence"] else f'<span class="why">{_e(p["reason"])}</span>')
                 if p["evidence"] and p["verdict"] != "covered" and p["reason"]:
                     why += f' <span class="why">— {_e(p["reason"])}</span>'

@@ -347,15 +347,17 @@ def test_a_compound_point_is_read_as_its_claims(point: str, parts: list[str]) ->
     assert point_parts(point) == tuple(parts)
 
 
+# a point of two claims, and an answer that says each in a sentence of its own
+COMPOUND = Rubric(bank="t", questions=(QuestionRubric(
+    id="m", question="记忆系统怎么分？", source_sha256="",
+    points=(Point(id="m.1", text="短期记忆服务当前任务，长期记忆服务跨任务连续性"),)),))
+COMPOUND_ANSWER = "短期记忆服务当前任务。另外说一句无关的话。长期记忆服务跨任务连续性。"
+
+
 def test_the_claims_of_a_compound_point_are_matched_each_in_its_own_sentence() -> None:
     """A paraphrase says each claim of a long point in a sentence of its own: the row says
     how well the answer's best span for each claim matches it, not only the best single span."""
-    point = "短期记忆服务当前任务，长期记忆服务跨任务连续性"
-    q = QuestionRubric(id="m", question="记忆系统怎么分？", source_sha256="",
-                       points=(Point(id="m.1", text=point),))
-    rubric = Rubric(bank="t", questions=(q,))
-    ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(
-        rubric, "m", "短期记忆服务当前任务。另外说一句无关的话。长期记忆服务跨任务连续性。")
+    ev = Grader(BigramEmbedder(), SIM_ONLY).evidence(COMPOUND, "m", COMPOUND_ANSWER)
     row = dict(zip(FEATURES, ev.rows[0]))
     assert row["parts_min"] > 0.9 and row["parts"] > row["e"]
     one = Grader(BigramEmbedder(), SIM_ONLY).evidence(RUBRIC, "q", "ZeRO 切分优化器状态。")
@@ -381,12 +383,7 @@ def test_every_row_says_how_much_of_the_answer_contradicts_its_points() -> None:
 def test_a_covered_compound_point_quotes_the_words_for_each_of_its_claims() -> None:
     """A point of two claims stated in two sentences is shown with both: the sentence of
     the candidate's that earned it is each of them, not the one that matched best."""
-    point = "短期记忆服务当前任务，长期记忆服务跨任务连续性"
-    q = QuestionRubric(id="m", question="记忆系统怎么分？", source_sha256="",
-                       points=(Point(id="m.1", text=point),))
-    rubric = Rubric(bank="t", questions=(q,))
-    g = Grader(BigramEmbedder(), SIM_ONLY).grade(
-        rubric, "m", "短期记忆服务当前任务。另外说一句无关的话。长期记忆服务跨任务连续性。")
+    g = Grader(BigramEmbedder(), SIM_ONLY).grade(COMPOUND, "m", COMPOUND_ANSWER)
     p = g.points[0]
     assert p.verdict == "covered"
     assert {p.evidence, *p.also} == {"短期记忆服务当前任务", "长期记忆服务跨任务连续性"}
