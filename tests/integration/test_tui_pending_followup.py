@@ -103,6 +103,12 @@ async def main():
             if isinstance(s, InterviewScreen) and s.mode == "followup":
                 break
             await pilot.pause(0.02)
+        # quit only once the server holds the call, so the quit meets a call in flight
+        go = Path({go!r})
+        for _ in range(1500):
+            if go.exists():
+                break
+            await pilot.pause(0.02)
         print("pending", flush=True)
         await pilot.press("ctrl+q")
     print("left the app", flush=True)
@@ -111,18 +117,27 @@ asyncio.run(main())
 """
 
 
+def wait_until(condition, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_quitting_while_a_follow_up_is_pending_ends_the_process(tmp_path: Path) -> None:
     with ChatServer() as server:
         server.script = [Reply(REPLY, pings_for=120)]
         script = tmp_path / "quit.py"
         script.write_text(SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests"),
                                         bank_dir=str(ROOT / "bank"), url=server.base_url,
-                                        answer=ANSWER), encoding="utf-8")
+                                        answer=ANSWER, go=str(tmp_path / "go")),
+                          encoding="utf-8")
         env = {"INTERVIEWER_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin",
                "HF_HUB_OFFLINE": "1"}
         proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=env)
         try:
+            wait_until(lambda: len(server.requests) == 1 or proc.poll() is not None, 60)
+            (tmp_path / "go").touch()
             # the server keeps the call alive for two minutes; the process must not wait
             deadline = time.monotonic() + 60
             while proc.poll() is None and time.monotonic() < deadline:
