@@ -55,7 +55,7 @@ from interviewer.grading.calibration import (  # noqa: E402
     scorer_for,
 )
 from interviewer.grading.features import FEATURES  # noqa: E402
-from interviewer.grading.grader import decide  # noqa: E402
+from interviewer.grading.decision import decide  # noqa: E402
 from interviewer.grading.head import fit_head  # noqa: E402
 from interviewer.grading.labels import load_labeled  # noqa: E402
 

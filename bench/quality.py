@@ -38,7 +38,8 @@ from interviewer.grading.calibration import (  # noqa: E402
 from interviewer.grading.evaluation import AnswerOutcome, Report, report  # noqa: E402
 from interviewer.grading.features import BASE_FEATURES, FEATURES  # noqa: E402
 from interviewer.grading.grade import CREDIT  # noqa: E402
-from interviewer.grading.grader import Grader, decide  # noqa: E402
+from interviewer.grading.decision import decide  # noqa: E402
+from interviewer.grading.grader import Grader  # noqa: E402
 from interviewer.grading.labels import LabeledAnswer, load_labeled, rubrics_for  # noqa: E402
 from interviewer.grading.evaluation import bootstrap_interval  # noqa: E402
 

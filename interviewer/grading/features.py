@@ -61,7 +61,7 @@ MIN_CJK_FOR_BIGRAMS = 4  # an answer with fewer CJK characters is read as Englis
 def _stem(word: str) -> str:
     """Suffix stripping, deliberately crude: ``states`` and ``state`` do not meet.
 
-    A fuller stemmer that joins such pairs measured worse (BENCHMARKS.md, session 3): more
+    A fuller stemmer that joins such pairs measured worse (in the history of BENCHMARKS.md): more
     term matches in poor answers. Measure before making it smarter.
     """
     for suffix in ("ing", "ed", "es", "s"):

@@ -14,7 +14,7 @@ from interviewer.grading.naming import is_bare
 
 if TYPE_CHECKING:
     from interviewer.grading.calibration import Scorer
-    from interviewer.grading.grader import Evidence
+    from interviewer.grading.evidence import Evidence
 
 BARE_NAME_RATIO = 0.5  # a bare name under half the point's length: named, not explained
 RESTATING_SHARE = 0.3  # ... and an answer with this share of such spans mostly restates it

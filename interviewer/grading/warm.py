@@ -30,7 +30,7 @@ def prepare_rules(rubric: Rubric) -> None:
     Text only: nothing is encoded, so no cache of the encoder holds more than it would
     without a warm-up (a grade stays the same bits in every process)."""
     from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
-    from interviewer.grading.grader import point_texts
+    from interviewer.grading.evidence import point_texts
 
     spans = evidence_spans(SAMPLE)
     sentence_of(SAMPLE, spans)

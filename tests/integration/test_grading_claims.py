@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 
 from interviewer.factory import build_grader
-from interviewer.grading.grader import NAMED
+from interviewer.grading.decision import NAMED
 from interviewer.content.bank_rubric import rubric_for_bank
 from interviewer.content.rubric import Point, QuestionRubric, Rubric
 

@@ -152,7 +152,7 @@ def test_a_partial_point_is_called_named_only_when_its_evidence_is_a_name(span: 
     import numpy as np
 
     from interviewer.grading.features import FEATURES
-    from interviewer.grading.grader import Evidence
+    from interviewer.grading.evidence import Evidence
     from interviewer.grading.reasons import reason
 
     row = np.zeros((1, len(FEATURES)))
