@@ -178,22 +178,34 @@ def negation_conflict(point: str, span: str) -> bool:
             and _denies_label(label, span):
         return True  # "不存在负载均衡问题" denies a point labeled 负载均衡
     p, s = _point_polarity(point), _span_polarity(span)
+    across = language_of(point) != language_of(span)
+    if across:
+        # what one side says inside a clause that denies is not what it asserts: English
+        # denies the predicate after its subject ("dropout is not needed"), Chinese the
+        # object after the cue ("不需要 dropout")
+        p, s = p.plainly, s.plainly
+
+    def loose(reading, text: str):
+        """The loose reading (read only when the strict one finds a conflict)."""
+        return reading(text).plainly if across else reading(text)
+
     # each check is read again against the other side's loose reading: what a point denies
     # inside a condition ("if no partition") or by 无 and 非 ("即无脏读") is no assertion of it
     if s.has_negation and _denies(s, p, by_units=True) \
-            and _denies(s, _point_loose(point), by_units=True):
+            and _denies(s, loose(_point_loose, point), by_units=True):
         return True
     if p.has_negation and _denies(p, s, spared=p.averted) \
-            and _denies(p, _span_loose(span), spared=p.averted):
+            and _denies(p, loose(_span_loose, span), spared=p.averted):
         return True
-    if language_of(point) != language_of(span):
+    if across:
         # across languages only glossary terms meet: the term right after a denial, which
         # the other side states in a clause with no denial (word order differs: "the
         # parameters are not updated" denies what comes before the cue), and which the
         # denying side does not state as well
-        for mine, other, loose in ((s, p, lambda: _point_loose(point)),
-                                   (p, s, lambda: _span_loose(span))):
-            if any(_states(other, mine, t) and _states(loose(), mine, t) for t in mine.head_terms):
+        for mine, other, reading, text in ((s, p, _point_loose, point),
+                                           (p, s, _span_loose, span)):
+            if any(_states(other, mine, t) and _states(loose(reading, text), mine, t)
+                   for t in mine.head_terms):
                 return True
     return False
 

@@ -63,11 +63,20 @@ _QUALITY = frozenset(("更好", "变好", "改善", "better", "improves", "impro
                       "略降", "下滑", "worse", "degrades", "degraded"))
 
 
+# "more (memory) efficient" compares a property, it counts nothing
+_COMPARATIVE = re.compile(r"\s*(?:[a-z]+[\s-]+)?[a-z]+(?:ient|ent|ant|ive|able|ible|ful|ous|ic|ical"
+                          r"|less|ly)\b")
+# "takes (much) longer": the time of what it takes
+_TAKES = re.compile(r"\btak(?:e|es|ing|en)\s+(?:(?:much|far|a lot|a bit|even|way)\s+)?$")
+
+
 def _times(word: str, before: str, after: str) -> bool:
     """The quantity a direction word moves is a time: the noun it ends on ("缩短处理的时间",
     "时间更长"), or for English the word right after it or before it ("reduces training
     time", "latency lower")."""
     if word.isascii():
+        if word in ("longer", "shorter") and _TAKES.search(before):
+            return True
         return bool(re.match(f"\\s*(?:[a-z-]+\\s+)?{_TIME_EN}\\b", after)
                     or re.search(f"\\b{_TIME_EN}\\s*(?:is|are|gets?)?\\s*$", before))
     if _names_after(word, after):
@@ -112,14 +121,17 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         lo, hi = _whole_words(lowered, max(0, m.start() - reach), m.end() + reach)
         before = re.split(r"[，,；;。：:—–→]|(?<![之以然最])后(?![端台续面])", lowered[lo:m.start()])[-1]
         after = re.split(r"[，,；;。：:—–→]", lowered[m.end():hi])[0]
-        if word.isascii():
+        if word.isascii() and word in _ONE:
+            near = " ".join(after.split()[:4])  # "a single network" counts networks
+        elif word.isascii():
             near = " ".join(before.split()[-3:] + after.split()[:4])
         elif word in _EITHER_SIDE:
             near = before + " " + after
         else:
             near = after if _names_after(word, after) else before
         # "一个" is a count: it only meets "更多/more" of the same thing
-        sign = sign * (2 if word in _ONE else 3 if word in _MORE else 1)
+        sign = sign * (2 if word in _ONE else 3 if word in _MORE
+                       and not _COMPARATIVE.match(after) else 1)
         if word not in _SPEED | _ORDER | _QUALITY | frozenset(_ONE) and _times(word, before, after):
             sign = -sign  # a shorter time is a higher speed
         out.append((sign, near_units(near), None if word.isascii() else order_of(before)))

@@ -11,7 +11,7 @@ Plain ``re`` only: no numpy.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from interviewer.content.language import CJK_CHARS
@@ -38,7 +38,7 @@ _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
                        r"永不|从不|绝不|还没|尚未|丢(?!失)|关闭|关掉|禁用|禁止|取消|"
                        r"不一定|不见得|未必)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
-                     r"avoiding|prevent|prevents|lack|lacks|lacking|missing|instead of|"
+                     r"avoiding|prevent|prevents|preventing|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
                      r"ignore|ignores|ignoring)\b|n't\b|"
                      # ... and a participle before its noun: "the avoided matrix" (not "is
@@ -84,7 +84,10 @@ _PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
 _AVERT = frozenset(("避免", "防止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
-                    "prevents"))
+                    "prevents", "preventing"))
+
+
+_PLAIN_CLAUSE = re.compile(r"[，,；;。.!?！？：:]")
 
 
 @dataclass(frozen=True)
@@ -101,9 +104,18 @@ class _Polarity:
     lowered: str = ""  # the text read, lower-cased, questions set aside
 
     @cached_property
+    def plainly(self) -> _Polarity:
+        """The same, asserting only what its clauses with no cue at all say: read across
+        languages, whose word orders put a denied term on either side of its cue ("dropout
+        is not needed", "不需要 dropout")."""
+        plain = set().union(*(_units(c) for c in _PLAIN_CLAUSE.split(self.lowered)
+                              if not _NEG_ZH.search(c) and not _NEG_EN.search(c)))
+        return replace(self, asserted=self.asserted & plain)
+
+    @cached_property
     def plain_terms(self) -> frozenset[str]:
         """Glossary terms of the clauses with no cue at all (read only across languages)."""
-        return frozenset().union(*(_terms(c) for c in re.split(r"[，,；;。.!?！？：:]", self.lowered)
+        return frozenset().union(*(_terms(c) for c in _PLAIN_CLAUSE.split(self.lowered)
                                    if not _NEG_ZH.search(c) and not _NEG_EN.search(c)))
 
 

@@ -737,3 +737,42 @@ def test_a_prefixed_antonym_agrees_with_a_denial_of_its_word() -> None:
                                 "hasn't committed yet") is None
     assert contradiction(point, "A dirty read means reading data another transaction has "
                                 "already committed") == "negated"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # English denies the predicate after its subject, Chinese the object after the cue: the
+    # term the other side names is said inside a clause that denies too
+    ("加入dropout会使神经网络训练时间边长，模型预测时不需要dropout，记得关掉。",
+     "at prediction time dropout is not needed, so remember to turn it off"),
+    ("Avoid Empty select{}: This blocks forever (useful for preventing main from exiting)",
+     "空的 select{} 会永远阻塞，有时用来防止 main 退出"),
+])
+def test_across_languages_a_term_said_in_a_denying_clause_is_not_asserted(point: str,
+                                                                           span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_across_languages_a_term_said_in_a_plain_clause_is_still_denied() -> None:
+    assert contradiction("模型预测时不需要dropout", "at prediction time dropout is applied "
+                                                  "to every layer") == "negated"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "more time-consuming" and "takes longer" both say it is slower
+    ("GridSearchCV: More time-consuming as it evaluates all possible combinations of "
+     "hyperparameters.", "grid search takes much longer because it evaluates every combination"),
+    # "more" before a property is a comparative, not a count that "a single" opposes; and
+    # "a single" counts the noun after it
+    ("Dropout: More memory efficient because it represents an exponential number of "
+     "sub-models through parameter sharing within a single network.",
+     "whereas dropout represents exponentially many sub-models with the memory of a single "
+     "network thanks to that sharing"),
+])
+def test_the_same_direction_said_in_other_words_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_taking_less_time_is_still_the_opposite_of_more_time_consuming() -> None:
+    assert contradiction("GridSearchCV: More time-consuming as it evaluates all possible "
+                         "combinations.", "grid search takes much less time because it "
+                         "evaluates every combination") == "reversed"
