@@ -7,7 +7,9 @@ every call appends a line to that file, so a test can count the work done after 
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -22,6 +24,8 @@ from interviewer.grading.calibration import Scorer  # noqa: E402
 from interviewer.grading.grader import Grader  # noqa: E402
 
 DELAY = float(os.environ.get("BATCH_DELAY", "0"))
+# a test that gives up waiting asks for every thread's stack (SIGUSR1) before it kills
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 LOG = os.environ.get("BATCH_LOG")
 
 

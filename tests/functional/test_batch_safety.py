@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conftest import ROOT
@@ -150,7 +151,14 @@ def test_ctrl_c_stops_a_parallel_batch_keeping_what_was_written(tmp_path: Path) 
         workers = _children(proc.pid)
         calls_before = lines_in(log)
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=300)
+        try:
+            code = proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGUSR1)  # where it waits, for the failure's message
+            time.sleep(2)
+            proc.kill()
+            _, err = proc.communicate()
+            raise AssertionError(f"the batch lived on after Ctrl+C:\n{err[-6000:]}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
