@@ -84,6 +84,27 @@ def _denies_name(point: str, span: str) -> bool:
             units = _units(name.lower())
             if units and len(units & have) >= max(1, 0.6 * len(units)):
                 return True
+            if _denied_right_after(lowered, point.lower(), name):
+                return True
+    return False
+
+
+_NAME_STOP = re.compile(r"[→–—>=、/或和与及]|\b(?:or|and)\b")
+
+
+def _denied_right_after(lowered: str, point: str, name: str) -> bool:
+    """The name, however it is spaced ("FlashAttention" for "Flash Attention"), right after a
+    denial of it, with at most a verb of use or need between: "并不需要FlashAttention",
+    "don't need flash attention"."""
+    squashed = squash(name)
+    if len(squashed) < 4:
+        return False
+    for m in _DENIAL.finditer(lowered):
+        if _CONDITION.search(lowered[:m.start()]) or not _of_the_name(lowered, m, point):
+            continue
+        after = _NAME_STOP.split(lowered[m.end():m.end() + len(name) + 12], maxsplit=1)[0]
+        if squash(after).find(squashed) in range(0, 7):
+            return True
     return False
 
 

@@ -776,3 +776,16 @@ def test_taking_less_time_is_still_the_opposite_of_more_time_consuming() -> None
     assert contradiction("GridSearchCV: More time-consuming as it evaluates all possible "
                          "combinations.", "grid search takes much less time because it "
                          "evaluates every combination") == "reversed"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the name written without its space, or with one it lacks, is the same name
+    ("Flash Attention", "推理用 KV Cache 避免重复计算，并不需要FlashAttention"),
+    ("FlashAttention", "we don't need Flash Attention at all"),
+])
+def test_a_denied_name_is_read_however_it_is_spaced(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
+
+
+def test_a_name_spaced_otherwise_and_not_denied_is_no_contradiction() -> None:
+    assert contradiction("Flash Attention", "推理时开 FlashAttention 可以省显存") is None
