@@ -29,7 +29,8 @@ _NEGATE = "不太|并不|并没有那么|没有那么|没那么|不"
 _TAIL = "得多|很多|不少|得很"
 _END = r"(?=$|[，,。；;！!？?）)、：:\s]|的话)"
 _ZH = re.compile(
-    rf"(?P<neg>{_NEGATE})?(?P<deg>{_DEGREE})?(?P<adj>[大高多小低少])(?P<tail>{_TAIL})?{_END}"
+    rf"(?P<neg>{_NEGATE})?(?P<deg>{_DEGREE})?(?P<adj>[大高多小低少])(?:了(?={_TAIL}))?"
+    rf"(?P<tail>{_TAIL})?{_END}"
     # 太/过/偏 make a predicate whatever follows ("batch size太小梯度方差大")
     rf"|(?P<neg2>{_NEGATE})?(?P<deg2>太|过于|过|偏)(?P<adj2>[大高多小低少])")
 # characters that make a word with the size after them, not a predicate about a quantity

@@ -789,3 +789,13 @@ def test_a_denied_name_is_read_however_it_is_spaced(point: str, span: str) -> No
 
 def test_a_name_spaced_otherwise_and_not_denied_is_no_contradiction() -> None:
     assert contradiction("Flash Attention", "推理时开 FlashAttention 可以省显存") is None
+
+
+@pytest.mark.parametrize(("span", "kind"), [
+    # 很多 after "少了" says how much less, not more
+    ("所以可训练参数少了很多", None),
+    ("所以可训练参数多了很多", "reversed"),
+    ("可训练参数少了", None),
+])
+def test_a_size_with_le_before_its_degree(span: str, kind: str | None) -> None:
+    assert contradiction("减少可训练参数（1-10%）", span) == kind
