@@ -28,6 +28,8 @@ _NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少
 _AMOUNT = r"\s*(?:[0-9０-９.]|[一二两三四五六七八九十百千万半几]|百分之)"
 _CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到(?!{_AMOUNT})"
                         f"|到(?={_AMOUNT}[^，,；;。]{{0,10}}?(?:以内|以下|之内)))")
+# ... and a verb of one character before 不到 or 不见: "看不到" denies 看到, "达不到" 达到
+_CANNOT_ONE_ZH = re.compile(r"([看听找做拿想猜写读查见算存装放跑用达遇碰])不([到见])")
 # "有没有 X", "是不是 X", "是否 X", "允不允许", "成没成功": a question about X, not a denial of it
 _QUESTION_ZH = re.compile(f"有没有|是不是|会不会|能不能|要不要|用没用|开没开|是否|有无|([{CJK_CHARS}])[没不]\\1")
 # what else denies, read only to see that a point denies what a span denies: 无 and 非 as
@@ -177,6 +179,22 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         if not conditional(m.start()):
             spans.append((m.start(1), m.end(1)))
             heads.add(m.group(1))
+    denied_words: set[str] = set()
+    for m in _CANNOT_ONE_ZH.finditer(lowered):
+        if not conditional(m.start()):
+            # what cannot be seen or reached is denied with it: "看不到未来的 token" against
+            # "能看到未来的 token", not against "只能看到前面的 token"
+            after = _CLAUSE_END.split(lowered[m.end():], maxsplit=1)[0]
+            found = [w for w in (_CJK_RUN.search(after), next(
+                (w for w in _WORD.finditer(after) if w.group() not in _STOP_EN), None)) if w]
+            what = min(found, key=lambda w: w.start()) if found else None
+            obj = (what.group()[:2] if _CJK_RUN.match(what.group()) else _stem(what.group())) \
+                if what else ""
+            reach = (what.start() + 2 if _CJK_RUN.match(what.group()) else what.end()) if what \
+                else 0
+            spans.append((m.start(), m.end() + reach))
+            heads.add(" ".join(filter(None, (m.group(1) + m.group(2), obj))))
+            denied_words.add(m.group(1) + m.group(2))
     for m in _PASSIVE_EN.finditer(lowered):  # "`var` should be avoided" denies var
         lo = max((c.end() for c in _SPAN_CLAUSE.finditer(lowered, 0, m.start())), default=0)
         if conditional(m.start()) or not lowered[lo:m.start()].strip():
@@ -218,7 +236,7 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
                 heads.add(" ".join(content[:2]))
                 if m.group() in _AVERT:
                     averted.add(" ".join(content[:2]))
-    negated: set[str] = set()
+    negated: set[str] = set(denied_words)
     for lo, hi in spans:
         negated |= _units(lowered[lo:hi])
     kept, last = [], 0

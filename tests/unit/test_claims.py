@@ -799,3 +799,15 @@ def test_a_name_spaced_otherwise_and_not_denied_is_no_contradiction() -> None:
 ])
 def test_a_size_with_le_before_its_degree(span: str, kind: str | None) -> None:
     assert contradiction("减少可训练参数（1-10%）", span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a verb of one character before 不到 is denied too: 看不到 is "cannot see"
+    ("Decoder 看不到未来的 token", "Decoder 能看到未来的 token", "negated"),
+    ("Decoder 能看到未来的 token", "Decoder 看不到未来的 token", "negated"),
+    ("Decoder 看不到未来的 token", "Decoder 也看不到未来的 token", None),
+    ("Decoder 看不到未来的 token", "每个位置只能看到它前面的 token", None),
+])
+def test_a_one_character_verb_before_budao_is_denied(point: str, span: str,
+                                                      kind: str | None) -> None:
+    assert contradiction(point, span) == kind
