@@ -76,15 +76,17 @@ def _denies_name(point: str, span: str) -> bool:
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
-        if not any(_of_the_name(lowered, m, point.lower()) for m in _DENIAL.finditer(lowered)
-                   if not _CONDITION.search(lowered[:m.start()])):
+        denials = [m for m in _DENIAL.finditer(lowered)
+                   if not _CONDITION.search(lowered[:m.start()])
+                   and _of_the_name(lowered, m, point.lower())]
+        if not denials:
             continue
         have = _units(lowered)
         for name in names:
             units = _units(name.lower())
             if units and len(units & have) >= max(1, 0.6 * len(units)):
                 return True
-            if _denied_right_after(lowered, point.lower(), name):
+            if _denied_right_after(lowered, denials, name):
                 return True
     return False
 
@@ -92,16 +94,14 @@ def _denies_name(point: str, span: str) -> bool:
 _NAME_STOP = re.compile(r"[→–—>=、/或和与及]|\b(?:or|and)\b")
 
 
-def _denied_right_after(lowered: str, point: str, name: str) -> bool:
-    """The name, however it is spaced ("FlashAttention" for "Flash Attention"), right after a
-    denial of it, with at most a verb of use or need between: "并不需要FlashAttention",
-    "don't need flash attention"."""
+def _denied_right_after(lowered: str, denials: list[re.Match], name: str) -> bool:
+    """The name, however it is spaced ("FlashAttention" for "Flash Attention"), right after
+    one of the clause's denials of it, with at most a verb of use or need between:
+    "并不需要FlashAttention", "don't need flash attention"."""
     squashed = squash(name)
     if len(squashed) < 4:
         return False
-    for m in _DENIAL.finditer(lowered):
-        if _CONDITION.search(lowered[:m.start()]) or not _of_the_name(lowered, m, point):
-            continue
+    for m in denials:
         after = _NAME_STOP.split(lowered[m.end():m.end() + len(name) + 12], maxsplit=1)[0]
         if squash(after).find(squashed) in range(0, 7):
             return True

@@ -86,6 +86,7 @@ def _topic_texts(q: QuestionRubric) -> list[str]:
 class _Match:
     """One answer's spans against one question's points in the encoder's space."""
 
+    alias_lists: list[list[str]]  # per point: its texts (point_texts)
     sims: np.ndarray  # point × span: the best of the point's texts
     point_vecs: np.ndarray
     span_vecs: np.ndarray
@@ -138,8 +139,8 @@ def _match(embedder: CachingEmbedder, rubric: Rubric, question: QuestionRubric,
         parts.append((float(best.mean()), float(best.min())))
         part_spans.append([int(k) for k in part_where[start:start + len(texts)]])
         start += len(texts)
-    return _Match(sims, point_vecs, span_vecs, vectors[n_alias], answer_vec, off, parts,
-                  part_spans)
+    return _Match(alias_lists, sims, point_vecs, span_vecs, vectors[n_alias], answer_vec, off,
+                  parts, part_spans)
 
 
 def _recall(texts: list[str], said: AnswerText) -> float | None:
@@ -154,7 +155,7 @@ class _Reader:
     def __init__(self, scorer: Scorer, question: QuestionRubric, points: Sequence[Point],
                  answer: str, spans: list[str], match: _Match) -> None:
         self.points, self.answer, self.spans, self.m = points, answer, spans, match
-        self.alias_lists = [point_texts(p) for p in points]
+        self.alias_lists = match.alias_lists
         self.prepared = AnswerText.of(answer)
         self.lex = [_recall(texts, self.prepared) for texts in self.alias_lists]
         self.to_question = match.span_vecs @ match.question_vec

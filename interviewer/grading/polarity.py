@@ -106,19 +106,23 @@ class _Polarity:
     lowered: str = ""  # the text read, lower-cased, questions set aside
 
     @cached_property
+    def _plain_clauses(self) -> tuple[str, ...]:
+        """The clauses with no cue at all (read only across languages)."""
+        return tuple(c for c in _PLAIN_CLAUSE.split(self.lowered)
+                     if not _NEG_ZH.search(c) and not _NEG_EN.search(c))
+
+    @cached_property
     def plainly(self) -> _Polarity:
         """The same, asserting only what its clauses with no cue at all say: read across
         languages, whose word orders put a denied term on either side of its cue ("dropout
         is not needed", "不需要 dropout")."""
-        plain = set().union(*(_units(c) for c in _PLAIN_CLAUSE.split(self.lowered)
-                              if not _NEG_ZH.search(c) and not _NEG_EN.search(c)))
+        plain = set().union(*(_units(c) for c in self._plain_clauses))
         return replace(self, asserted=self.asserted & plain)
 
     @cached_property
     def plain_terms(self) -> frozenset[str]:
-        """Glossary terms of the clauses with no cue at all (read only across languages)."""
-        return frozenset().union(*(_terms(c) for c in _PLAIN_CLAUSE.split(self.lowered)
-                                   if not _NEG_ZH.search(c) and not _NEG_EN.search(c)))
+        """Glossary terms of the clauses with no cue at all."""
+        return frozenset().union(*(_terms(c) for c in self._plain_clauses))
 
 
 def _polarity(text: str, loose: bool = False) -> _Polarity:
@@ -188,10 +192,12 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
             found = [w for w in (_CJK_RUN.search(after), next(
                 (w for w in _WORD.finditer(after) if w.group() not in _STOP_EN), None)) if w]
             what = min(found, key=lambda w: w.start()) if found else None
-            obj = (what.group()[:2] if _CJK_RUN.match(what.group()) else _stem(what.group())) \
-                if what else ""
-            reach = (what.start() + 2 if _CJK_RUN.match(what.group()) else what.end()) if what \
-                else 0
+            if what is None:
+                obj, reach = "", 0
+            elif _CJK_RUN.match(what.group()):  # a Chinese object: its first two characters
+                obj, reach = what.group()[:2], what.start() + 2
+            else:
+                obj, reach = _stem(what.group()), what.end()
             spans.append((m.start(), m.end() + reach))
             heads.add(" ".join(filter(None, (m.group(1) + m.group(2), obj))))
             denied_words.add(m.group(1) + m.group(2))
