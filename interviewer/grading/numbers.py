@@ -110,4 +110,21 @@ def _point_side(point: str, transition: bool) -> tuple[str, frozenset[tuple[floa
     """The point as compared (lowered; with a transition's start blanked unless ``transition``)
     and its numbers."""
     lp = point.lower() if transition else _point_endpoints(point)[0]
-    return lp, frozenset(numbers(_cased(lp, point)))
+    return lp, frozenset(numbers(_EXAMPLE.sub(_blank, _cased(lp, point))))
+
+
+# an example of what the point says ("(e.g., ?limit=10)", "比如 batch size 取 64") gives a
+# value for illustration: an answer's other example contradicts nothing. A range or an
+# approximate value in it ("for example τ≈0.7–1.0") is what the point recommends: kept
+_EXAMPLE = re.compile(r"[（(]\s*(?:e\.g\.|eg\b|for example|for instance|such as|例如|比如|譬如)"
+                      r"[^（）()]*[)）]|(?:\be\.g\.|\bfor (?:example|instance)\b),?"
+                      r"[^，,;；。!?！？\n]*|(?:例如|比如|譬如)[^，,;；。!?！？\n]*", re.IGNORECASE)
+
+
+_RECOMMENDED = re.compile(r"[≈~～约]|左右|\b(?:about|around|roughly)\b")
+
+
+def _blank(m: re.Match) -> str:
+    if _RANGE.search(m.group()) or _RECOMMENDED.search(m.group()):
+        return m.group()
+    return " " * len(m.group())

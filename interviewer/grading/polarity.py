@@ -21,12 +21,12 @@ from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _te
 # Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断,
 # 不仅, 差不多 ...).
 _NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
-                     r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
+                     r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|阻止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
 # ("损失降不到 1% 以内")
 _AMOUNT = r"\s*(?:[0-9０-９.]|[一二两三四五六七八九十百千万半几]|百分之)"
-_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|到(?!{_AMOUNT})"
+_CANNOT_ZH = re.compile(f"([{CJK_CHARS}]{{2}})不(?:了|回来|回去|过来|出来|起来|下来|进来|掉|到(?!{_AMOUNT})"
                         f"|到(?={_AMOUNT}[^，,；;。]{{0,10}}?(?:以内|以下|之内)))")
 # ... and a verb of one character before 不到 or 不见: "看不到" denies 看到, "达不到" 达到
 _CANNOT_ONE_ZH = re.compile(r"([看听找做拿想猜写读查见算存装放跑用达遇碰])不([到见])")
@@ -85,7 +85,7 @@ _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "�
 _PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
-_AVERT = frozenset(("避免", "防止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
+_AVERT = frozenset(("避免", "防止", "阻止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
                     "prevents", "preventing"))
 
 

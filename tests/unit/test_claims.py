@@ -811,3 +811,39 @@ def test_a_size_with_le_before_its_degree(span: str, kind: str | None) -> None:
 def test_a_one_character_verb_before_budao_is_denied(point: str, span: str,
                                                       kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "不高" of what the point says is low is its own claim in other words
+    ("DP 跨节点（带宽要求低），TP 节点内（高带宽 NVLink）", "数据并行对带宽要求不高，可以跨机器", None),
+    ("通信开销小，计算开销大", "通信开销不大", None),
+    ("通信开销不大", "通信开销小，计算开销大", None),
+    # ... and still a denial when the point says it is high, of this thing or of both
+    ("通信开销大", "通信开销不大", "negated"),
+    ("通信开销小，计算开销大", "计算开销不大", "negated"),
+    ("通信开销大，计算开销小", "通信开销不大", "negated"),
+])
+def test_a_denied_degree_agrees_with_its_opposite_said_of_the_same_thing(
+        point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a number in an example illustrates the point; another example is no other claim
+    ("Offset and Limit: query parameters give the starting point and the number of records "
+     "(e.g., ?offset=0&limit=10).", "offset=200&limit=50 means skip 200 records and return 50",
+     None),
+    ("分页：用 offset 和 limit 指定起点和条数（例如 offset=0&limit=10）", "offset=200&limit=50，跳过 200 条",
+     None),
+    ("批大小要调大，比如 batch size 取 64", "batch size 可以取 128", None),
+    # ... while a number the point states is still contradicted
+    ("The default page size is 10 records (e.g., ?limit=10).", "The default page size is 50 records",
+     "number"),
+])
+def test_a_number_in_an_example_is_no_claim(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_range_in_an_example_is_what_the_point_recommends() -> None:
+    point = "Combine top-p with temperature (for example τ≈0.7–1.0) for stable, creative outputs"
+    assert contradiction(point, "Combine top-p with temperature (for example τ≈1.5–2.0)") == "number"

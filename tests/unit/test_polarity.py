@@ -336,3 +336,27 @@ def test_a_participle_that_denies_agrees_with_its_verb(point: str, span: str) ->
     """"the avoided matrix" is "the matrix you avoid": the participle before a noun denies
     as its verb does, so the two say the same."""
     assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # 阻止 denies what it stops, as 防止 does: across languages "no other transaction can
+    # insert" says it again
+    ("防止幻读：锁定记录及其前面的间隙，阻止其他事务插入",
+     "because it locks the record and the gap in front of it so no other transaction can insert there",
+     None),
+    ("间隙锁阻止其他事务插入", "间隙锁会阻止别的事务往间隙里插入", None),
+    # ... and is a denial a point's plain claim meets
+    ("间隙锁允许其他事务在间隙中插入", "间隙锁会阻止插入", "negated"),
+])
+def test_zuzhi_stops_what_it_names(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "恢复不回来" cannot recover, as "恢复不了" cannot
+    ("如果只写 Binlog，主库崩溃后无法恢复内存中的数据",
+     "反过来只写了 binlog 没写 redo log，主库一崩，内存里还没刷盘的修改就恢复不回来", None),
+    ("主库崩溃后可以恢复内存中的数据", "主库一崩，内存里的修改就恢复不回来", "negated"),
+])
+def test_a_verb_before_buhuilai_is_denied(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
