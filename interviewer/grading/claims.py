@@ -45,6 +45,7 @@ from interviewer.grading.claim_text import (
     _terms,
     _units,
 )
+from interviewer.grading.degrees import agreed_degrees, degree_after, degree_of_another
 from interviewer.grading.glossary import squash
 from interviewer.content.language import CJK_CHARS, language_of
 from interviewer.grading.naming import _ITEM_SEP, is_bare, is_term_list, topic_core  # noqa: F401
@@ -66,39 +67,6 @@ _DENIAL = re.compile(r"(?<!差)不(?![断仅但过少久管论止然如足错稳
                      r"\b(?:not|no|never|useless|n't)\b|n't")
 
 
-_DEGREE_PAIRS = ("高低", "大小", "多少", "长短", "快慢", "强弱", "重轻", "深浅", "宽窄")
-_OPPOSITE = {a: b for pair in _DEGREE_PAIRS for a, b in (pair, pair[::-1])}
-_DENIED_DEGREE = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:的)?(?:并不|不太|不是很|不算|没那么|没有那么|不)"
-                            r"([" + "".join(_OPPOSITE) + r"])")
-_DEGREE_ADVERB = r"(?:很|较|比较|更|相对|非常|也|都)?"
-_DEGREE_AFTER = re.compile(r"(?:太|是很|算|有?那么)?([" + "".join(_OPPOSITE) + r"])")
-
-
-def _degree_after(text: str) -> str:
-    """The degree a denial is of, when one follows it ("不高", "没那么大"), else ""."""
-    m = _DEGREE_AFTER.match(text)
-    return m.group(1) if m else ""
-
-
-def _agreed_degrees(denier: str, other: str) -> frozenset[str]:
-    """The degrees ``denier`` denies of a thing ("通信开销不大") that ``other`` says the
-    opposite of, of the same thing ("通信开销小"): the same claim in other words. The thing is
-    the four characters before the denial, or the two when ``other`` does not also give the
-    denied degree to another thing of that name ("计算开销大")."""
-    spared = set()
-    for m in _DENIED_DEGREE.finditer(denier):
-        thing, degree = m.group(1), m.group(2)
-        opposite = _OPPOSITE[degree]
-        if re.search(re.escape(thing) + _DEGREE_ADVERB + opposite, other):
-            spared.add(degree)
-            continue
-        short = thing[-2:]
-        if re.search(re.escape(short) + _DEGREE_ADVERB + opposite, other) \
-                and not re.search(re.escape(short) + _DEGREE_ADVERB + degree, other):
-            spared.add(degree)
-    return frozenset(spared)
-
-
 def _denies_name(point: str, span: str) -> bool:
     """A point that is only a name ("KV Cache", "通信与计算重叠") is denied by a clause that
     names it next to a negation of it: "混合精度训练其实没什么用", "用不着数据并行", "通信和计算
@@ -109,11 +77,12 @@ def _denies_name(point: str, span: str) -> bool:
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
-        agreed = _agreed_degrees(clause, point)
+        agreed = agreed_degrees(clause, point)
         denials = [m for m in _DENIAL.finditer(lowered)
                    if not _CONDITION.search(lowered[:m.start()])
                    and _of_the_name(lowered, m, point.lower())
-                   and _degree_after(lowered[m.end():]) not in agreed]
+                   and degree_after(lowered[m.end():]) not in agreed
+                   and not degree_of_another(lowered, m, point)]
         if not denials:
             continue
         have = _units(lowered)
@@ -248,12 +217,12 @@ def negation_conflict(point: str, span: str) -> bool:
     # each check is read again against the other side's loose reading: what a point denies
     # inside a condition ("if no partition") or by 无 and 非 ("即无脏读") is no assertion of it
     if s.has_negation:
-        agreed = _agreed_degrees(span, point)
+        agreed = agreed_degrees(span, point)
         if _denies(s, p, by_units=True, spared=agreed) \
                 and _denies(s, loose(_point_loose, point), by_units=True, spared=agreed):
             return True
     if p.has_negation:
-        spared = p.averted | _agreed_degrees(point, span)
+        spared = p.averted | agreed_degrees(point, span)
         if _denies(p, s, spared=spared) and _denies(p, loose(_span_loose, span), spared=spared):
             return True
     if across:

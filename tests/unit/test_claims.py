@@ -847,3 +847,18 @@ def test_a_number_in_an_example_is_no_claim(point: str, span: str, kind: str | N
 def test_a_range_in_an_example_is_what_the_point_recommends() -> None:
     point = "Combine top-p with temperature (for example τ≈0.7–1.0) for stable, creative outputs"
     assert contradiction(point, "Combine top-p with temperature (for example τ≈1.5–2.0)") == "number"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a degree denied of something the name has ("带宽要求不高") does not deny the name ...
+    ("数据并行+模型并行+流水线并行", "数据并行对带宽要求不高可以跨节点", None),
+    ("KV Cache", "KV Cache 的显存占用不小", None),
+    ("梯度累积", "梯度累积的步数不多", None),
+    # ... but its worth denied ("作用不大") does
+    ("混合精度训练（FP16/BF16）", "混合精度训练其实作用不大", "negated"),
+    ("Flash Attention", "Flash Attention 的收益不大", "negated"),
+    ("梯度累积", "梯度累积对显存帮助不大", "negated"),
+])
+def test_a_named_point_is_denied_by_its_worth_not_by_a_degree(point: str, span: str,
+                                                              kind: str | None) -> None:
+    assert contradiction(point, span) == kind
