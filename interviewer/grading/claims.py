@@ -60,6 +60,7 @@ from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
 from interviewer.grading.roles import roles_swapped
+from interviewer.grading.subjects import paired_by_subject
 
 # ---------------------------------------------------------------- negation
 
@@ -192,9 +193,10 @@ def _antonym_by_prefix(point: str, span: str) -> bool:
     return False
 
 
-def negation_conflict(point: str, span: str) -> bool:
-    """One side denies what the other asserts, on shared terms."""
-    if _point_is_bare(point):
+def negation_conflict(point: str, span: str, whole: str | None = None) -> bool:
+    """One side denies what the other asserts, on shared terms. ``whole``: the point ``point``
+    is a part of, whose being a bare name decides how it is read."""
+    if _point_is_bare(whole or point):
         return _denies_name(point, span)
     if _antonym_by_prefix(point, span):
         return True
@@ -305,7 +307,7 @@ def contradiction(point: str, span: str) -> str | None:
     span = own_item(point, span)
     # a point that is a check to make ("是否使用了 torch.compile") is answered, not denied, by
     # a "no"; what it says to do about it can still be said the other way round
-    if (not _point_asks(point) and negation_conflict(point, span)) \
+    if (not _point_asks(point) and _negation_by_subject(point, span)) \
             or changed_against_steady(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
@@ -323,6 +325,15 @@ def contradiction(point: str, span: str) -> str | None:
     if roles_swapped(point, span):
         return "roles"
     return None
+
+
+def _negation_by_subject(point: str, span: str) -> bool:
+    """:func:`negation_conflict`, read thing by thing when the point says one thing of each
+    of several named things (:mod:`interviewer.grading.subjects`)."""
+    pairs = paired_by_subject(point, span)
+    if pairs is None:
+        return negation_conflict(point, span)
+    return any(negation_conflict(mine, said, whole=point) for mine, said in pairs)
 
 
 _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+")

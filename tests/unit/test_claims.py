@@ -862,3 +862,21 @@ def test_a_range_in_an_example_is_what_the_point_recommends() -> None:
 def test_a_named_point_is_denied_by_its_worth_not_by_a_degree(point: str, span: str,
                                                               kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+_TCP_UDP = "TCP面向连接(如打电话要先拨号建立连接);UDP是无连接的，即发送数据之前不需要建立连接"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # what a point denies of one named thing is not held against what is said of another
+    (_TCP_UDP, "TCP 是面向连接的，通信前要先三次握手建立连接", None),
+    (_TCP_UDP, "TCP 要先建立连接", None),
+    ("Innodb支持外键，而Myisam不支持", "InnoDB 好像还支持外键，MyISAM 没有", None),
+    # ... while each thing's own claim is still read against what is said of it
+    (_TCP_UDP, "UDP 发送数据之前也需要先建立连接", "negated"),
+    ("Innodb支持外键，而Myisam不支持", "MyISAM 也支持外键", "negated"),
+    ("Innodb支持外键，而Myisam不支持", "InnoDB 不支持外键", "negated"),
+])
+def test_a_point_about_several_named_things_is_read_thing_by_thing(point: str, span: str,
+                                                                    kind: str | None) -> None:
+    assert contradiction(point, span) == kind

@@ -1,0 +1,77 @@
+"""Subjects: a point that says one thing of each of several named things ("TCP 面向连接；UDP
+是无连接的", "InnoDB 支持外键，而 MyISAM 不支持") is read clause by clause against the answer's
+clauses about the same thing, so that what it denies of one is not held against what the
+answer asserts of another.
+
+A clause's subject is the Latin name it starts with (TCP, "而 MyISAM"); a clause that starts
+otherwise goes on about the subject before it ("UDP 是无连接的，即发送数据之前不需要建立连接"). Only
+Chinese points with two subjects or more, each in clauses of its own, are read this way: in
+Chinese a Latin word at the start of a clause is a name.
+
+Plain ``re`` only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from interviewer.content.language import language_of
+
+_CLAUSE = re.compile(r"[，,；;。!?！？\n]|\.(?!\w)")
+# the name a clause starts with, after a word that joins it to the one before ("而 MyISAM")
+# a thing's name starts with a capital ("TCP", "InnoDB"); "all-reduce 同步梯度" says what is done
+_LEADING = re.compile(r"\s*(?:而且|而|但是|但|and|while|whereas|but)?\s*([A-Z][A-Za-z0-9]+)(?![A-Za-z0-9_\-])")
+
+
+def _leading_name(clause: str) -> str | None:
+    m = _LEADING.match(clause)
+    return m.group(1).lower() if m else None
+
+
+def _by_subject(text: str, subjects: frozenset[str] | None = None) -> list[tuple[str | None, str]]:
+    """Each clause of ``text`` with its subject: the name it starts with (one of ``subjects``
+    when given), else the subject before it ("类似 div" goes on about the subject before)."""
+    out: list[tuple[str | None, str]] = []
+    current: str | None = None
+    for clause in _CLAUSE.split(text):
+        if not clause.strip():
+            continue
+        name = _leading_name(clause)
+        if name and (subjects is None or name in subjects):
+            current = name
+        out.append((current, clause))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def point_subjects(point: str) -> tuple[tuple[str, str], ...]:
+    """``(subject, its clauses)`` of a point that speaks of two named things or more, each in
+    clauses of its own; empty for any other point."""
+    if language_of(point) != "zh":
+        return ()  # an English clause starts with a word, not a name
+    grouped: dict[str, list[str]] = {}
+    for subject, clause in _by_subject(point):
+        if subject is None:
+            return ()  # a clause before the first subject: about all of them
+        grouped.setdefault(subject, []).append(clause)
+    if len(grouped) < 2:
+        return ()
+    return tuple((s, "，".join(c)) for s, c in grouped.items())
+
+
+def paired_by_subject(point: str, span: str) -> list[tuple[str, str]] | None:
+    """``(the point's clauses about a thing, the span's clauses about it)`` for each thing
+    both speak of, when the point speaks of several in clauses of their own and the span of
+    at least one of them; else None (read the two whole)."""
+    subjects = point_subjects(point)
+    if not subjects:
+        return None
+    own = dict(subjects)
+    said: dict[str, list[str]] = {}
+    for subject, clause in _by_subject(span, frozenset(own)):
+        if subject is not None:
+            said.setdefault(subject, []).append(clause)
+    if not said:
+        return None
+    return [(own[s], "，".join(c)) for s, c in said.items()]
