@@ -12,6 +12,7 @@ Plain ``re`` only.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _DEGREE_PAIRS = ("高低", "大小", "多少", "长短", "快慢", "强弱", "重轻", "深浅", "宽窄")
 _OPPOSITE = {a: b for pair in _DEGREE_PAIRS for a, b in (pair, pair[::-1])}
@@ -40,6 +41,7 @@ def degree_of_another(lowered: str, denial: re.Match, point: str) -> bool:
         and not _WORTH_ZH.search(lowered[:denial.start()])
 
 
+@lru_cache(maxsize=16384)  # a span's clause is read against every point, a point against every span
 def agreed_degrees(denier: str, other: str) -> frozenset[str]:
     """The degrees ``denier`` denies of a thing ("通信开销不大") that ``other`` says the
     opposite of, of the same thing ("通信开销小"): the same claim in other words. The thing is

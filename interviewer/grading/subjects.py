@@ -19,8 +19,8 @@ from functools import lru_cache
 from interviewer.content.language import language_of
 
 _CLAUSE = re.compile(r"[，,；;。!?！？\n]|\.(?!\w)")
-# the name a clause starts with, after a word that joins it to the one before ("而 MyISAM")
-# a thing's name starts with a capital ("TCP", "InnoDB"); "all-reduce 同步梯度" says what is done
+# the name a clause starts with, after a word that joins it to the one before ("而 MyISAM");
+# a thing's name starts with a capital ("TCP", "InnoDB"): "all-reduce 同步梯度" says what is done
 _LEADING = re.compile(r"\s*(?:而且|而|但是|但|and|while|whereas|but)?\s*([A-Z][A-Za-z0-9]+)(?![A-Za-z0-9_\-])")
 
 
