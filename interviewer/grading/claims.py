@@ -55,7 +55,7 @@ from interviewer.grading.directions import (  # noqa: F401 (tests read them here
 )
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
-                                          _Polarity, _polarity, _within)
+                                          _Polarity, _polarity, _within, stated_as_asserted)
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
@@ -224,7 +224,7 @@ def negation_conflict(point: str, span: str, whole: str | None = None) -> bool:
                 and _denies(s, loose(_point_loose, point), by_units=True, spared=agreed):
             return True
     if p.has_negation:
-        spared = p.averted | agreed_degrees(point, span)
+        spared = p.averted | agreed_degrees(point, span) | stated_as_asserted(p, s)
         if _denies(p, s, spared=spared) and _denies(p, loose(_span_loose, span), spared=spared):
             return True
     if across:

@@ -42,7 +42,7 @@ _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|preventing|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
-                     r"ignore|ignores|ignoring)\b|n't\b|"
+                     r"ignore|ignores|ignoring|other than|anything but)\b|n't\b|"
                      # ... and a participle before its noun: "the avoided matrix" (not "is
                      # avoided", read as a passive)
                      r"\b(?<!is )(?<!are )(?<!be )(?<!been )(?<!was )(?<!were )"
@@ -66,8 +66,8 @@ _ASKED = re.compile(r"[^，,；;。.!！]*?[?？]")
 # a quoted name is mentioned, not said: a cue inside it denies nothing ("“不淘汰”策略")
 _MENTION = re.compile(r"(?:[“\"‘][^”\"’]{1,20}[”\"’]|'[^'a-z]{1,20}')(?=\s*(?:策略|模式|选项|参数|配置|"
                       r"命令|policy|mode|option|setting|flag)s?)")
-# a denial of a denial asserts: "不会出现不一致"
-_DOUBLE_GAP = re.compile(r"[会能可是要出现存在有]{0,4}")
+# a denial of a denial asserts: "不会出现不一致", "不得不按最大长度申请" (must)
+_DOUBLE_GAP = re.compile(r"[会能可是要出现存在有得]{0,4}")
 _QUOTED = re.compile(r"\s*[\"“'‘]([^\"”'’]{1,80})[\"”'’]")  # not "Kafka uses ZK": the whole statement
 _CONSEQUENCE = re.compile(r"(?:才能|才会|才可以|才可|\bso that\b|\bin order to\b)[^，,；;。.!?！？]*")
 _PASSIVE_EN = re.compile(r"\b(?:is|are|be|been|was|were)\s+(?:avoided|prevented|skipped|ignored|"
@@ -125,10 +125,14 @@ class _Polarity:
         return frozenset().union(*(_terms(c) for c in self._plain_clauses))
 
 
+# a typographic apostrophe inside a word is a plain one: "isn’t" denies as "isn't" does
+_APOSTROPHE = re.compile(r"(?<=[a-z])[’‘](?=[a-z])")
+
+
 def _polarity(text: str, loose: bool = False) -> _Polarity:
     """What ``text`` denies and asserts. ``loose`` also reads the denials inside conditions
     and by 无 and 非: to see that two texts deny the same thing, never that they disagree."""
-    lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", text.lower()))
+    lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub("，", _APOSTROPHE.sub("'", text.lower())))
 
     def conditional(at: int) -> bool:
         return not loose and bool(_CONDITION.search(lowered[:at]) or _ASKED.match(lowered, at))
@@ -269,3 +273,25 @@ def _minus(heads: set[str], units: set[str]) -> set[str]:
 def _within(heads: set[str], units: set[str]) -> set[str]:
     """``heads`` that ``units`` hold; a head of several words needs all of them."""
     return {h for h in heads if (set(h.split()) <= units if " " in h else h in units)}
+
+
+def stated_as_asserted(denier: _Polarity, other: _Polarity) -> frozenset[str]:
+    """The Chinese heads ``denier`` denies of one thing and states of another, which
+    ``other`` says as ``denier`` states them: "不连续的小孔洞" beside "连续张量" denies nothing
+    of "连续张量". A head counts when a character pair it makes with a neighbour in
+    ``other`` is one ``denier`` asserts and does not deny, and none such pair is one it only
+    denies ("读不阻塞写，写阻塞读" still denies "读会阻塞写")."""
+    out = set()
+    for head in denier.heads:
+        if not (_CJK_RUN.fullmatch(head) and len(head) == 2 and head in denier.asserted):
+            continue
+        said, denied = False, False
+        for m in re.finditer(re.escape(head), other.lowered):
+            pairs = {other.lowered[max(m.start() - 1, 0):m.start() + 1],
+                     other.lowered[m.end() - 1:m.end() + 1]}
+            pairs = {x for x in pairs if len(x) == 2 and x != head}
+            said |= bool(pairs & (denier.asserted - denier.negated))
+            denied |= bool(pairs & (denier.negated - denier.asserted))
+        if said and not denied:
+            out.add(head)
+    return frozenset(out)

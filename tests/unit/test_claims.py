@@ -880,3 +880,45 @@ _TCP_UDP = "TCP面向连接(如打电话要先拨号建立连接);UDP是无连�
 def test_a_point_about_several_named_things_is_read_thing_by_thing(point: str, span: str,
                                                                     kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "other than X" and "anything but X" deny X, as "not X" does: the two agree
+    ("The value of float is not none.",
+     "An element starts a new one if it's floated (float anything other than none)", None),
+    ("The value of position is neither static nor relative.",
+     "its position is something other than static or relative", None),
+    ("The value of overflow is not visible.", "overflow is anything but visible", None),
+    # ... and still disagree with the point that asserts X
+    ("Set the position to static", "set the position to anything other than static", "negated"),
+])
+def test_other_than_denies_what_follows(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a typographic apostrophe denies as a plain one does ("isn’t", copied from a document)
+    ("The cache isn’t shared between workers", "The cache is shared between workers", "negated"),
+    ("A background service performs an operation that isn’t directly noticed by the user.",
+     "A background service does work the user doesn't directly notice", None),
+    # 不得不 is "must", not a denial
+    ("系统不得不按最大长度提前申请连续显存", "系统只能按最大长度提前申请连续显存", None),
+    ("系统不得不按最大长度申请显存", "系统不需要按最大长度申请显存", "negated"),
+])
+def test_must_and_typographic_apostrophes_are_read_as_written(point: str, span: str,
+                                                              kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # what a point denies of one thing and states of another ("不连续的小孔洞" beside "连续张量")
+    # is no denial of every span that states it
+    ("频繁申请和释放不同尺寸的连续张量会导致显存被分割成不连续的小孔洞",
+     "大小不一的连续张量被频繁申请、释放，显存被割成许多不相邻的小空洞", None),
+    # ... while the same word denied in one clause and stated in another still contradicts
+    # the span that turns the denied clause round
+    ("读不阻塞写，写阻塞读", "读会阻塞写", "negated"),
+    ("读操作不加锁，写操作加锁", "读操作也要加锁", "negated"),
+])
+def test_a_word_a_point_both_denies_and_states(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
