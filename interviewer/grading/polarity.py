@@ -82,7 +82,7 @@ _NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
-_PREP_ZH = "从在对把被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
+_PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
 _AVERT = frozenset(("避免", "防止", "阻止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
@@ -125,6 +125,7 @@ class _Polarity:
         return frozenset().union(*(_terms(c) for c in self._plain_clauses))
 
 
+_LETTER = re.compile(r"[a-z]")  # a formula's variable: no thing a denial is of
 # a typographic apostrophe inside a word is a plain one: "isn’t" denies as "isn't" does
 _APOSTROPHE = re.compile(r"(?<=[a-z])[’‘](?=[a-z])")
 
@@ -169,7 +170,8 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
         if scope[:1] in _PREP_ZH:
             # "不能由检索片段触发", "不是因为减少 flops": what is denied is the whole phrase
             # after the preposition, not its first word
-            phrase = sorted(_units(scope.lstrip(_PREP_ZH + " ")) - set(_PREP_ZH))
+            phrase = sorted(u for u in _units(scope.lstrip(_PREP_ZH + " ")) - set(_PREP_ZH)
+                            if not _LETTER.fullmatch(u))
             if phrase:
                 heads.add(" ".join(phrase))
             continue
@@ -179,7 +181,8 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
             if m.group() in _AVERT:
                 averted.add(cjk.group()[:2])
         else:
-            head = {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN}
+            # a single letter is a formula's variable ("不需要把 N×N 的矩阵写回"), not a thing
+            head = {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN and len(w) > 1}
             heads |= head
             if m.group() in _AVERT:
                 averted |= head

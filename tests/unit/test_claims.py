@@ -919,6 +919,20 @@ def test_must_and_typographic_apostrophes_are_read_as_written(point: str, span: 
     # the span that turns the denied clause round
     ("读不阻塞写，写阻塞读", "读会阻塞写", "negated"),
     ("读操作不加锁，写操作加锁", "读操作也要加锁", "negated"),
+    # ... and the same of an answer: "单线程执行的……没有线程之间切换上下文的成本" denies no 单线程
+    ("单线程模型可以避免锁竞争、上下文切换等开销，也使得代码更加清晰",
+     "命令是单线程执行的，没有锁竞争，也没有线程之间切换上下文的成本，代码也更清晰", None),
+    ("Redis 采用单线程处理命令", "Redis 不是单线程处理命令，而是多线程", "negated"),
 ])
 def test_a_word_a_point_both_denies_and_states(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a single letter after a denial is a formula's variable, not what is denied
+    ("完全不需要将 $N \\times N$ 中间矩阵写回 HBM，读写复杂度降低到 $O(N)$",
+     "完全不需要把 N×N 的中间矩阵写回显存，显存读写复杂度降到 O(N)", None),
+    ("不需要把 N 个副本都写完再返回", "要等 N 个副本都写完才返回", "negated"),
+])
+def test_a_single_letter_is_no_denied_thing(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
