@@ -77,7 +77,7 @@ def _times(word: str, before: str, after: str) -> bool:
     if word.isascii():
         if word in ("longer", "shorter") and _TAKES.search(before):
             return True
-        return bool(re.match(f"\\s*(?:[a-z-]+\\s+)?{_TIME_EN}\\b", after)
+        return bool(re.match(f"\\s*(?:[a-z-]+\\s+){{0,2}}{_TIME_EN}\\b", after)
                     or re.search(f"\\b{_TIME_EN}\\s*(?:is|are|gets?)?\\s*$", before))
     if _names_after(word, after):
         return bool(re.match(f"[^，,；;。、和与及]{{0,10}}?{_TIME_ZH}(?![一-龥])", after))

@@ -37,6 +37,8 @@ _ZH = re.compile(
 _WORD_BEFORE = frozenset("变更扩加增放降提升减缩至强庞巨伟重宽许好诸最够")
 _ADJECTIVES = frozenset("慢快好差高低大小多少长短强弱贵")
 _WORDS = re.compile("差不多|至少|至多|多少|大小|高低")
+# a size right after a verb that moves a quantity is how far it moves it ("省不少", "降了很多")
+_MOVED = re.compile("(?:省|节省|降|降低|下降|减|减少|增|增加|涨|升|上升|提高|提升|缩小|扩大|加快)了?$")
 _NOUNS = ("成本|开销|代价|延迟|时延|吞吐量|吞吐|带宽|显存占用|显存|内存占用|内存|精度|并发|"
           "负载|功耗|风险|通信量|通信开销|方差|偏差|利用率|命中率|准确率")
 _PREFIX = re.compile(rf"(?P<adj>[高低大小])(?P<noun>{_NOUNS})")
@@ -79,6 +81,8 @@ def magnitudes(text: str) -> list[tuple[int, str]]:
         elif not neg and not deg and before_char in _WORD_BEFORE:
             continue
         if deg == "最" and before_char in "至":
+            continue
+        if _MOVED.search(lowered, 0, m.start()):
             continue
         sign = 1 if adj in _UP else -1
         if neg:

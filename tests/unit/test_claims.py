@@ -936,3 +936,16 @@ def test_a_word_a_point_both_denies_and_states(point: str, span: str, kind: str 
 ])
 def test_a_single_letter_is_no_denied_thing(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # how much a verb moves a quantity is no size of it: "省不少" saves, as 减少 does
+    ("混合精度: FP16训练，减少内存占用", "用 FP16 或 BF16 做计算，显存占用能省不少", None),
+    ("量化可以减少显存占用", "量化以后显存占用降了不少", None),
+    ("量化可以减少显存占用", "量化以后显存占用多了不少", "reversed"),
+    # an English time two words after its direction is a time as one word after is
+    ("can increase online request latency", "单个请求的延迟会上升", None),
+    ("can increase online request latency", "请求的延迟会下降", "reversed"),
+])
+def test_amounts_of_a_move_and_times_named_later(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
