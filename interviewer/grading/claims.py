@@ -219,9 +219,9 @@ def negation_conflict(point: str, span: str, whole: str | None = None) -> bool:
     # each check is read again against the other side's loose reading: what a point denies
     # inside a condition ("if no partition") or by 无 and 非 ("即无脏读") is no assertion of it
     if s.has_negation:
-        agreed = agreed_degrees(span, point) | stated_as_asserted(s, p)
-        if _denies(s, p, by_units=True, spared=agreed) \
-                and _denies(s, loose(_point_loose, point), by_units=True, spared=agreed):
+        spared = agreed_degrees(span, point) | stated_as_asserted(s, p)
+        if _denies(s, p, by_units=True, spared=spared) \
+                and _denies(s, loose(_point_loose, point), by_units=True, spared=spared):
             return True
     if p.has_negation:
         spared = p.averted | agreed_degrees(point, span) | stated_as_asserted(p, s)

@@ -181,7 +181,8 @@ def _polarity(text: str, loose: bool = False) -> _Polarity:
             if m.group() in _AVERT:
                 averted.add(cjk.group()[:2])
         else:
-            # a single letter is a formula's variable ("不需要把 N×N 的矩阵写回"), not a thing
+            # a word of one character, a formula's variable ("不需要把 N×N 的矩阵写回") or a
+            # lone digit, is no thing a denial is of
             head = {_stem(w) for w in _WORD.findall(scope)[:1] if w not in _STOP_EN and len(w) > 1}
             heads |= head
             if m.group() in _AVERT:
