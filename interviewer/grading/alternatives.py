@@ -81,6 +81,10 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
      ("consumer 端", "consumer端", "consumer-side", "consumer side", "消费者端", "消费端")),
 )
 _SHORT_ALIAS = 4
+# the attention inputs' names are everyday English words: they are the inputs where a text
+# names two of them or speaks of attention
+_ATTENTION_INPUTS = next(g for g, group in enumerate(ALTERNATIVES) if ("key", "键向量", "k") in group)
+_ATTENTION = re.compile(r"注意力|attention|softmax|token|\bqkv\b|\bkv\b")
 
 
 def _alias_pattern(alias: str) -> re.Pattern[str]:
@@ -228,6 +232,8 @@ def swapped(point: str, span: str) -> tuple[str, str] | None:
         mp = _point_members(lp, g)
         if not mp:
             continue
+        if g == _ATTENTION_INPUTS and len(mp) < 2 and not _ATTENTION.search(lp + " " + ls):
+            continue  # "unique key" against "column values": everyday words, not Q, K and V
         ms = _members(ls, g)
         extra, missing = ms - mp, mp - ms
         # a list of several alternatives names them; it does not put one in another's place

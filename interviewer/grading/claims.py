@@ -59,6 +59,7 @@ from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
+from interviewer.grading.compared import Compared, states_another_point, swapped_thing
 from interviewer.grading.roles import roles_swapped
 from interviewer.grading.subjects import paired_by_subject
 
@@ -175,7 +176,11 @@ _PROPERTY = re.compile(r"(?:able|ible|ed|ent|ant|ive|al|ic|ous|ing|ate|ful|ary|c
 
 @lru_cache(maxsize=16384)  # a point is read against every span, a span against every point
 def _english_words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[a-z][a-z\-]*", text.lower()))
+    # "non clustered" is written apart what "non-clustered" and "nonclustered" write together
+    return frozenset(re.findall(r"[a-z][a-z\-]*", _NON_APART.sub("non-", text.lower())))
+
+
+_NON_APART = re.compile(r"\bnon\s+(?=[a-z]{5,})")
 
 
 def _antonym_by_prefix(point: str, span: str) -> bool:
@@ -295,11 +300,12 @@ _WHETHER = re.compile(r"^\s*(?:(?:检查|确认|看看|看|判断|查看)\s*)?(?
 _point_asks = lru_cache(maxsize=4096)(lambda point: bool(_WHETHER.search(_body(point).lower())))
 
 
-def contradiction(point: str, span: str) -> str | None:
+def contradiction(point: str, span: str, compared: Compared = Compared()) -> str | None:
     """How ``span`` contradicts ``point`` (``negated``, ``reversed``, ``swapped``,
     ``narrowed``, ``number``, ``roles``),
     or None. Brackets are read as part of the text they explain; a bare name, or a list of
-    names, claims nothing."""
+    names, claims nothing. ``compared``: the things the point's question compares, which
+    are alternatives of their own (:mod:`interviewer.grading.compared`)."""
     if (is_bare(span) or is_term_list(span)) and not (transitions(span) or steps(span)
                                                         or mappings(span)):
         return None  # ("O(n) → O(n^2)" names two states and claims the move, "A first, then
@@ -314,7 +320,8 @@ def contradiction(point: str, span: str) -> str | None:
             or reversed_move(point, span) or reversed_trade(point, span) \
             or reversed_steps(point, span) or reversed_mapping(point, span):
         return "reversed"
-    if swapped(point, span):
+    if (swapped(point, span) and not states_another_point(point, span, compared)) \
+            or swapped_thing(point, span, compared):
         return "swapped"
     if narrowed(point, span):
         return "narrowed"

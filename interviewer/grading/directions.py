@@ -38,6 +38,13 @@ _DIRECTION = re.compile("|".join(
     sorted((re.escape(w) if not w.isascii() else rf"\b{re.escape(w)}\b"
             for w in _UP + _DOWN + _ONE), key=len, reverse=True)).replace(
     "一个", "(?<![每第某任同哪另])一个"))
+# a comparative right after a verb of moving says how far it moves ("省得更多")
+_MOVES_DOWN = ("省", "节省", "降", "降低", "下降", "减", "减少", "缩小", "缩短")
+_MOVE_BEFORE = re.compile("(?P<verb>" + "|".join(sorted(
+    _MOVES_DOWN + ("增", "增加", "涨", "升", "上升", "提高", "提升", "扩大", "加快"), key=len,
+    reverse=True)) + r")[得了]\s*$")
+# the benefit of a cost ("显存收益", "成本收益") is how much of it is saved
+_SAVED = re.compile(r"(?:显存|内存|存储|带宽|成本|开销|延迟|时延)(?:上的|的)?收益")
 _WINDOW = 16  # characters either side of a direction word where its quantity is named
 
 
@@ -121,6 +128,14 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         lo, hi = _whole_words(lowered, max(0, m.start() - reach), m.end() + reach)
         before = re.split(r"[，,；;。：:—–→]|(?<![之以然最])后(?![端台续面])", lowered[lo:m.start()])[-1]
         after = re.split(r"[，,；;。：:—–→]", lowered[m.end():hi])[0]
+        moved = _MOVE_BEFORE.search(before) if word in _EITHER_SIDE else None
+        if moved:
+            # "显存省得更多" saves more: the move's way, said of what comes before the verb;
+            # "降得更少" says how much less it moves, no way of its own
+            if word == "更多":
+                sign = -1 if moved.group("verb") in _MOVES_DOWN else 1
+                out.append((sign, near_units(before[:moved.start()]), None))
+            continue
         if word.isascii() and word in _ONE:
             near = " ".join(after.split()[:4])  # "a single network" counts networks
         elif word.isascii():
@@ -134,6 +149,8 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
                        and not _COMPARATIVE.match(after) else 1)
         if word not in _SPEED | _ORDER | _QUALITY | frozenset(_ONE) and _times(word, before, after):
             sign = -sign  # a shorter time is a higher speed
+        if _SAVED.search(near):
+            sign = -sign  # "显存收益更大": a larger saving of memory is less memory
         out.append((sign, near_units(near), None if word.isascii() else order_of(before)))
     return out
 

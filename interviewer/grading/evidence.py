@@ -21,6 +21,7 @@ from interviewer.content.rubric import Point, QuestionRubric, Rubric
 from interviewer.content.segment import evidence_spans, sentence_of, split_sentences
 from interviewer.grading.calibration import Scorer
 from interviewer.grading.claims import contradiction, is_bare, is_term_list, names_neighbour, topic_core
+from interviewer.grading.compared import Compared, compared_things
 from interviewer.grading.encoders.backends import CachingEmbedder
 from interviewer.grading.features import (
     FEATURES,
@@ -166,6 +167,8 @@ class _Reader:
                           scorer.cutoff("parrot_similarity"))
         self.restating = float(np.mean(self.to_question >= parrot))
         self.context = sentence_of(answer, spans)
+        self.compared = Compared(compared_things(question.question),
+                                 tuple(p.text for p in question.points))
         self._memo: dict[tuple[str, str], str | None] = {}
 
     def row(self, i: int, j: int) -> np.ndarray:
@@ -186,7 +189,7 @@ class _Reader:
         """contradiction(), once per pair: a sentence is read for each of its clauses."""
         key = (point_text, text)
         if key not in self._memo:
-            self._memo[key] = contradiction(point_text, text)
+            self._memo[key] = contradiction(point_text, text, self.compared)
         return self._memo[key]
 
     def choose(self, i: int) -> tuple[int, tuple[str, np.ndarray, str] | None, list[int], bool]:

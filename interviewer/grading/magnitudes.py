@@ -27,7 +27,8 @@ from interviewer.grading.claim_text import _terms, _units
 _DEGREE = "很|非常|比较|相当|特别|极其|极|太|过于|过|偏|较|挺|巨|超|还|最|更为|更加|远|都"
 _NEGATE = "不太|并不|并没有那么|没有那么|没那么|不"
 _TAIL = "得多|很多|不少|得很"
-_END = r"(?=$|[，,。；;！!？?）)、：:\s]|的话)"
+# ... a space ends it too, unless a Latin noun follows, which the size modifies ("切成小 chunk")
+_END = r"(?=$|[，,。；;！!？?）)、：:]|\s(?!\s*[a-z0-9])|的话)"
 _ZH = re.compile(
     rf"(?P<neg>{_NEGATE})?(?P<deg>{_DEGREE})?(?P<adj>[大高多小低少])(?:了(?={_TAIL}))?"
     rf"(?P<tail>{_TAIL})?{_END}"

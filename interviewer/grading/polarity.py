@@ -42,7 +42,8 @@ _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|preventing|lack|lacks|lacking|missing|instead of|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
-                     r"ignore|ignores|ignoring|other than|anything but)\b|n't\b|"
+                     r"ignore|ignores|ignoring|other than|anything but|nobody|no one|except)\b|"
+                     r"n't\b|"
                      # ... and a participle before its noun: "the avoided matrix" (not "is
                      # avoided", read as a passive)
                      r"\b(?<!is )(?<!are )(?<!be )(?<!been )(?<!was )(?<!were )"

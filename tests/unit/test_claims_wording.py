@@ -1,0 +1,73 @@
+"""How a contradiction is told from the same claim written another way: a prefix written
+apart ("non clustered"), a denial by its subject ("nobody"), by exception ("except"), a
+size that modifies a noun ("切成小 chunk"), the amount of a move ("省得更多") and the saving
+of a cost ("显存收益更大"), and the attention inputs' names, which are everyday English words
+("column values", "unique key")."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.grading.claims import contradiction
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "non clustered", "non-clustered" and "nonclustered" are one word
+    ("A non clustered index is a special type of index in which the logical order of the "
+     "index does not match the physical stored order of the rows on disk.",
+     "A non-clustered index is different: its logical order doesn't match the physical order "
+     "of the rows on disk", None),
+    # ... which still denies the plain word
+    ("A clustered index reorders how the rows are physically stored",
+     "A non-clustered index reorders how the rows are physically stored", "negated"),
+    # "nobody" and "no one" deny as "no" does
+    ("In case of exclusive lock, no other lock can be acquired on that row or table.",
+     "With an exclusive lock nobody else can take any lock on the row or table, so other "
+     "processes wait until it's released.", None),
+    ("No other lock can be acquired on the row", "Other locks can be acquired on the row",
+     "negated"),
+    # "except X" denies X: "aren't present" agrees with it
+    ("MINUS gives us all the rows from the first table except the rows which are present in "
+     "the second table.",
+     "MINUS gives you the rows of the first table that aren't present in the second one", None),
+    ("INTERSECT returns the rows that are present in both tables",
+     "INTERSECT returns every row except the rows present in both tables", "negated"),
+])
+def test_english_denials_are_read_however_they_are_written(point: str, span: str,
+                                                           kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a size before a Latin noun modifies it ("大 Documents 块", "小 chunk"): no size is
+    # said of what comes before
+    ("Split拆分：文本拆分器将大 Documents 块分解为更小的块。这对于索引数据和将其传递到模型都很有用，"
+     "因为大块更难搜索，并且不适合模型的有限上下文窗口。",
+     "然后用文本切分器切成小 chunk，因为大块既不好检索，也塞不进模型有限的上下文窗口", None),
+    # ... while a size that ends its clause is still said of its quantity
+    ("batch size 较大时梯度方差小", "batch size 较大时梯度方差大", "reversed"),
+    # "省得更多" saves more, as 减少 does; "增得更多" still adds
+    ("进一步减少显存占用（梯度按需通信），适合更大模型。",
+     "所以 ZeRO-2 显存省得更多，梯度按需通信，能放下更大的模型", None),
+    ("进一步减少显存占用", "显存占用增得更多", "reversed"),
+    # ... and a larger saving of memory is less memory, as saving more is
+    ("INT4显存收益更大但风险更高", "显存和带宽省得更多", None),
+    ("INT4显存收益更大但风险更高", "显存占用更多", "reversed"),
+])
+def test_chinese_sizes_and_denials_are_read_where_they_apply(point: str, span: str,
+                                                              kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # "key" and "value" are the attention inputs only where attention is meant
+    ("Both primary key and unique key enforces uniqueness of the column on which they are "
+     "defined.", "both of them guarantee that the column values are unique", None),
+    ("The cache keeps the key and the value of each past token",
+     "The cache keeps the query and the key of each past token", "swapped"),
+    ("The attention cache keeps the key of each past token",
+     "The attention cache keeps the query of each past token", "swapped"),
+])
+def test_attention_inputs_are_told_apart_only_in_attention(point: str, span: str,
+                                                           kind: str | None) -> None:
+    assert contradiction(point, span) == kind

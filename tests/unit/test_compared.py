@@ -1,0 +1,76 @@
+"""The things a question compares are alternatives of their own: what a point says of one,
+said of another, is a swap (interviewer.grading.compared)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.grading.claims import contradiction
+from interviewer.grading.compared import Compared, compared_things
+
+
+@pytest.mark.parametrize(("question", "things"), [
+    ("What is the difference between WHERE clause and HAVING clause?",
+     [("where clause", "where"), ("having clause", "having")]),
+    ("What are the difference between clustered and a non-clustered index?",
+     [("clustered",), ("non-clustered index", "non-clustered")]),
+    ("What is the difference among UNION, MINUS and INTERSECT?",
+     [("union",), ("minus",), ("intersect",)]),
+    ("Prefill 和 Decode 有什么区别？", [("prefill",), ("decode",)]),
+    ("MySQL 的 Binlog、Redo Log、Undo Log 有什么作用和区别？",
+     [("binlog",), ("redo log", "redo"), ("undo log", "undo")]),
+    ("简述GPT和BERT模型的主要区别，以及它们各自的优势。", [("gpt",), ("bert模型", "bert")]),
+    ("Compare Mean Squared Error (MSE) and Mean Absolute Error (MAE).",
+     [("mean squared error", "mse"), ("mean absolute error", "mae")]),
+    ("TCP vs UDP", [("tcp",), ("udp",)]),
+    ("How does a goroutine differ from an OS thread?", [("goroutine",), ("os thread",)]),
+    ("Compare OSI and TCP/IP models and explain how they map to real-world troubleshooting.",
+     [("osi",), ("tcp/ip models", "tcp/ip")]),
+])
+def test_a_question_names_what_it_compares(question: str, things: list[tuple[str, ...]]) -> None:
+    assert list(compared_things(question)) == things
+
+
+@pytest.mark.parametrize("question", [
+    "什么是 KV Cache？", "How does B-trees index work?",
+    "Compare the approaches and explain how each maps to real-world troubleshooting.",
+    "什么是 Agentic RAG？它与传统 RAG 有什么区别？",
+])
+def test_a_question_that_compares_nothing_named_names_nothing(question: str) -> None:
+    assert compared_things(question) == ()
+
+
+WHERE_HAVING = "What is the difference between WHERE clause and HAVING clause?"
+POINTS = ("WHERE clause can only be applied on a static non-aggregated column",
+          "we will need to use HAVING for aggregated columns.")
+PREFILL = ("Prefill 阶段一次处理整个 prompt，是计算密集的", "Decode 阶段一次生成一个 token，是访存密集的")
+
+
+def _compared(question: str, points: tuple[str, ...]) -> Compared:
+    return Compared(compared_things(question), points)
+
+
+@pytest.mark.parametrize(("question", "points", "point", "span", "kind"), [
+    # what the point says of WHERE, said of HAVING
+    (WHERE_HAVING, POINTS, POINTS[0], "HAVING can only be applied on static non-aggregated columns",
+     "swapped"),
+    (WHERE_HAVING, POINTS, POINTS[1], "WHERE is actually what you use for aggregated columns",
+     "swapped"),
+    # ... said of the point's own thing, or of both, is no swap
+    (WHERE_HAVING, POINTS, POINTS[0], "WHERE can only filter on plain, non-aggregated columns", None),
+    (WHERE_HAVING, POINTS, POINTS[1],
+     "Aggregated columns need HAVING, since WHERE can't see them", None),
+    # a span that states the other point is that point's, not a swap of this one
+    ("Prefill 和 Decode 有什么区别？", PREFILL, PREFILL[0], "Decode 阶段一次只生成一个 token，访存密集", None),
+    ("Prefill 和 Decode 有什么区别？", PREFILL, PREFILL[0], "Decode 阶段一次处理整个 prompt，是计算密集的",
+     "swapped"),
+    # ... nor is one that names the other thing as the contrast
+    ("LLaMA和GPT架构的主要区别？", ("LLaMA使用RoPE位置编码",), "LLaMA使用RoPE位置编码",
+     "位置信息上它用旋转位置编码 RoPE，而不是 GPT 那种学出来的绝对位置嵌入", None),
+    # a question that compares nothing reads no swap
+    ("What does the WHERE clause do?", POINTS, POINTS[0],
+     "HAVING can only be applied on static non-aggregated columns", None),
+])
+def test_a_point_said_of_another_compared_thing_is_swapped(
+        question: str, points: tuple[str, ...], point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span, _compared(question, points)) == kind
