@@ -54,8 +54,9 @@ from interviewer.grading.directions import (  # noqa: F401 (tests read them here
     direction_conflict,
 )
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
-from interviewer.grading.polarity import (_CONDITION, _QUESTION_EN, _QUESTION_ZH, _minus,
-                                          _Polarity, _polarity, _within, stated_as_asserted)
+from interviewer.grading.polarity import (_APOSTROPHE, _CONDITION, _QUESTION_EN, _QUESTION_ZH,
+                                          _minus, _Polarity, _polarity, _within,
+                                          stated_as_asserted)
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
@@ -306,6 +307,8 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     or None. Brackets are read as part of the text they explain; a bare name, or a list of
     names, claims nothing. ``compared``: the things the point's question compares, which
     are alternatives of their own (:mod:`interviewer.grading.compared`)."""
+    # an apostrophe copied from a document ("isn’t") is a plain one to every rule below
+    point, span = _APOSTROPHE.sub("'", point), _APOSTROPHE.sub("'", span)
     if (is_bare(span) or is_term_list(span)) and not (transitions(span) or steps(span)
                                                         or mappings(span)):
         return None  # ("O(n) → O(n^2)" names two states and claims the move, "A first, then
@@ -329,7 +332,7 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
         return "widened"
     if number_conflict(point, span):
         return "number"
-    if roles_swapped(point, span):
+    if roles_swapped(point, span, compared.names):
         return "roles"
     return None
 

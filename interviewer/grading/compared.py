@@ -32,7 +32,11 @@ _ZH = (
     re.compile(r"(?P<list>[^，,。？?：:；;]{2,60}?)(?:之间)?(?:的|有什么|有何|有哪些|存在什么|主要|核心)*"
                r"(?:区别|差异|不同|异同|差别)"),
     re.compile(r"(?:对比|比较)(?:一下)?(?P<list>[^，,。？?；;]{2,60})"),
+    # two things asked about together are told apart too ("什么是防抖和节流？")
+    re.compile(r"^(?:什么是|何为|请?解释(?:一下)?|说说|谈谈)(?P<list>[^，,。？?；;]{1,30}?(?:和|与|跟|以及|及)"
+               r"[^，,。？?；;]{1,30}?)(?:分别是什么|是什么|的概念)?\s*(?:[？?，,]|$)"),
 )
+_EN += (re.compile(r"^what\s+(?:are|is)\s+(?P<list>[^?]{2,50}?\s+and\s+[^?]{2,50}?)\s*\?", re.I),)
 _SPLIT = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|,|，|、|\band\b|\bor\b|\bvs\.?(?=\s)|\bversus\b|"
                     r"\bwith\b|\bto\b|和|与|跟|及|以及|&|\bVS\b)\s*", re.I)
 _LEAD = re.compile(r"^(?:(?:the|a|an|using|between)\s+|请?(?:对比|比较|解释并比较|说说|简述|谈谈|"
@@ -42,7 +46,8 @@ _LEAD = re.compile(r"^(?:(?:the|a|an|using|between)\s+|请?(?:对比|比较|解�
 _CONTEXT_BEFORE = re.compile(r"^.*(?:的|\s中\s?|里的?)\s*")
 _ASKED_AFTER = re.compile(r"(?:的|三者|二者|两者|之间|各自|有什么|有何|有哪些|是什么|作用|"
                           r"\s+(?:in|for|when|on)\s).*$")
-_PRONOUN = re.compile(r"^(?:它|其|他们|它们|二者|两者|三者|they|it|them|these|those|each)$", re.I)
+_PRONOUN = re.compile(r"^(?:它|其|他们|它们|二者|两者|三者|they|it|them|these|those|each)$|"
+                      r"^(?:why|how|what|when|which|who|does|do|is|are|can|should)\b", re.I)
 # a head word the names share, or a generic one, may be left out ("WHERE" for "WHERE clause")
 _GENERIC = frozenset("clause clauses index indexes key keys lock locks hook hooks binding model "
                      "models pattern patterns operator operators function functions method "
@@ -57,10 +62,13 @@ MIN_UNITS = 2  # ... and at least this many of them
 MARGIN = 0.15  # closer to the point than to any other point about the span's thing
 
 
+Names = tuple[tuple[str, ...], ...]  # each compared thing's names, lower-cased
+
+
 @dataclass(frozen=True)
 class Compared:
     """A question's compared things, each with its names, and its points' texts."""
-    names: tuple[tuple[str, ...], ...] = ()
+    names: Names = ()
     points: tuple[str, ...] = ()
 
 
@@ -106,6 +114,8 @@ def compared_things(question: str) -> tuple[tuple[str, ...], ...]:
                  and len(p.split()) <= 5]
         if len(set(names)) < 2 or len(names) != len(cleaned):
             continue  # a part that is no name ("explain how they map") is no comparison
+        if any(set(a.split()) < set(b.split()) for a in names for b in names):
+            return ()  # a thing and a part of it ("Aggregate and Aggregate Root") are no pair
         last_words = [n.split()[-1] for n in names if n.isascii()]
         heads = {w for w in last_words if last_words.count(w) > 1} | set(_GENERIC)
         return tuple(_aliases(n, heads) for n in dict.fromkeys(names))
@@ -132,7 +142,7 @@ def _patterns(names: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, re.Pattern
 
 
 @lru_cache(maxsize=16384)
-def _named(names: tuple[tuple[str, ...], ...], text: str) -> tuple[frozenset[int], str]:
+def named_things(names: Names, text: str) -> tuple[frozenset[int], str]:
     """Which things ``text`` names, and the text without their names."""
     rest, found = text.lower(), set()
     for i, pattern in _patterns(names):
@@ -161,9 +171,9 @@ def swapped_thing(point: str, span: str, compared: Compared) -> tuple[str, str] 
     compared thing of another one, and not of the point's; else None."""
     if not compared.names:
         return None
-    mine, p_rest = _named(compared.names, point)
+    mine, p_rest = named_things(compared.names, point)
     # a thing named as the contrast ("而不是 GPT 那种", "unlike WHERE") is not what is said
-    said, s_rest = _named(compared.names, _CONTRAST.sub(" ", span.lower()))
+    said, s_rest = named_things(compared.names, _CONTRAST.sub(" ", span.lower()))
     if len(mine) != 1 or len(said) != 1 or mine == said:
         return None
     p_units, s_units = _units(p_rest), _units(s_rest)
@@ -172,7 +182,7 @@ def swapped_thing(point: str, span: str, compared: Compared) -> tuple[str, str] 
         return None
     # a span that says what another point says of its thing states that point
     for other in compared.points:
-        theirs, o_rest = _named(compared.names, other)
+        theirs, o_rest = named_things(compared.names, other)
         if other != point and theirs == said and \
                 _shared(_units(o_rest), s_units) + MARGIN > shared:
             return None

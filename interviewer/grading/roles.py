@@ -20,6 +20,7 @@ from functools import lru_cache
 from interviewer.content.language import language_of
 from interviewer.grading.alternatives import _MEMBER_PATTERNS, _members
 from interviewer.grading.claim_text import named_sets
+from interviewer.grading.compared import Names, named_things
 
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]|\bvs\.?(?=\s)|\bwhile\b|\bwhereas\b|而且|而")
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,5}(?![A-Za-z0-9])")
@@ -29,12 +30,16 @@ MIN_OVERLAP = 0.25  # ... and how close at least: the words must be the point's 
 
 
 @lru_cache(maxsize=16384)
-def _names(clause: str) -> tuple[frozenset[str], str]:
+def _names(clause: str, compared: Names = ()) -> tuple[frozenset[str], str]:
     """The things ``clause`` names (glossary sets, members of sets of alternatives,
-    acronyms), and the clause with their names taken out. Only patterns compiled already:
-    a grade compiles nothing for the names an answer brings."""
+    acronyms, the things its question compares), and the clause with their names taken
+    out. Only patterns compiled already: a grade compiles nothing for the names an answer
+    brings."""
     lowered = clause.lower()
     keys, rest = set(), lowered
+    if compared:
+        found, rest = named_things(compared, rest)
+        keys |= {f"c{i}" for i in found}
     for set_id, alias in named_sets(clause):
         keys.add(f"t{set_id}")
         rest = rest.replace(alias.lower(), " ")
@@ -54,12 +59,12 @@ def _split(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=16384)  # a point is read against every span; a span against every point
-def _clauses(text: str) -> dict[str, tuple[int, str]]:
+def _clauses(text: str, compared: Names = ()) -> dict[str, tuple[int, str]]:
     """Each thing named in exactly one clause of ``text`` -> (that clause's place, the
     clause without the names in it)."""
     where: dict[str, list[tuple[int, str]]] = {}
     for i, clause in enumerate(_split(text)):
-        keys, rest = _names(clause)
+        keys, rest = _names(clause, compared)
         for key in keys:
             where.setdefault(key, []).append((i, rest))
     return {key: places[0] for key, places in where.items() if len(places) == 1}
@@ -74,13 +79,14 @@ def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def roles_swapped(point: str, span: str) -> tuple[str, str] | None:
+def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str] | None:
     """The keys of two things whose roles ``span`` swaps against ``point``, or None. Texts in
-    two languages share too few words to tell whose words are whose: never a swap."""
-    said = _clauses(point)
+    two languages share too few words to tell whose words are whose: never a swap.
+    ``compared``: the names of the things the point's question compares."""
+    said = _clauses(point, compared)
     if len(said) < 2 or language_of(point) != language_of(span):
         return None  # most points have nothing to exchange: the span is not read
-    says = _clauses(span)
+    says = _clauses(span, compared)
     common = sorted(set(said) & set(says))
     if len(common) < 2:
         return None

@@ -71,3 +71,15 @@ def test_chinese_sizes_and_denials_are_read_where_they_apply(point: str, span: s
 def test_attention_inputs_are_told_apart_only_in_attention(point: str, span: str,
                                                            kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("The index isn’t large", "The index is large"),
+    ("it isn’t a problem", "it is a problem"),
+    ("Latency doesn’t change", "Latency increases a lot"),
+    ("The value can’t be null", "the value can be null"),
+])
+def test_a_typographic_apostrophe_reads_as_a_plain_one_in_every_rule(point: str, span: str) -> None:
+    plain = point.replace("’", "'")
+    assert contradiction(point, span) == contradiction(plain, span)
+    assert contradiction(span, point) == contradiction(span, plain)

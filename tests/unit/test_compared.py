@@ -26,6 +26,9 @@ from interviewer.grading.compared import Compared, compared_things
     ("How does a goroutine differ from an OS thread?", [("goroutine",), ("os thread",)]),
     ("Compare OSI and TCP/IP models and explain how they map to real-world troubleshooting.",
      [("osi",), ("tcp/ip models", "tcp/ip")]),
+    # two things asked about together
+    ("什么是防抖和节流？", [("防抖",), ("节流",)]),
+    ("What are processes and threads?", [("processes",), ("threads",)]),
 ])
 def test_a_question_names_what_it_compares(question: str, things: list[tuple[str, ...]]) -> None:
     assert list(compared_things(question)) == things
@@ -35,6 +38,8 @@ def test_a_question_names_what_it_compares(question: str, things: list[tuple[str
     "什么是 KV Cache？", "How does B-trees index work?",
     "Compare the approaches and explain how each maps to real-world troubleshooting.",
     "什么是 Agentic RAG？它与传统 RAG 有什么区别？",
+    "What is batch normalization and why does it help?", "什么是 MVCC 和它的实现原理？",
+    "What is an Aggregate and Aggregate Root?",
 ])
 def test_a_question_that_compares_nothing_named_names_nothing(question: str) -> None:
     assert compared_things(question) == ()
@@ -74,3 +79,24 @@ def _compared(question: str, points: tuple[str, ...]) -> Compared:
 def test_a_point_said_of_another_compared_thing_is_swapped(
         question: str, points: tuple[str, ...], point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span, _compared(question, points)) == kind
+
+
+@pytest.mark.parametrize(("question", "point", "span", "kind"), [
+    # what a point says of each of two compared things, said the other way round
+    ("什么是防抖和节流？", "区别：防抖只执行最后一次，节流定期执行。", "简单记：节流只执行最后一次，防抖是定期执行",
+     "roles"),
+    ("What is the difference between stemming and lemmatization?",
+     "If confronted with the token saw, stemming might return just s, whereas lemmatization would "
+     "attempt to return either see or saw",
+     "With saw, lemmatization might return just s, whereas stemming would try to return see or saw",
+     "roles"),
+    # ... and the same way round, in other words
+    ("什么是防抖和节流？", "区别：防抖只执行最后一次，节流定期执行。", "防抖只会执行最后那一次，节流则是定期执行", None),
+    ("What is the difference between stemming and lemmatization?",
+     "If confronted with the token saw, stemming might return just s, whereas lemmatization would "
+     "attempt to return either see or saw",
+     "For saw, stemming may give just s, whereas lemmatization tries to return see or saw", None),
+])
+def test_compared_things_said_the_other_way_round_exchange_roles(
+        question: str, point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span, _compared(question, (point,))) == kind
