@@ -323,7 +323,8 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
             or reversed_move(point, span) or reversed_trade(point, span) \
             or reversed_steps(point, span) or reversed_mapping(point, span):
         return "reversed"
-    if (swapped(point, span) and not states_another_point(point, span, compared)) \
+    member = swapped(point, span)
+    if (member and not states_another_point(point, span, member[1], compared)) \
             or swapped_thing(point, span, compared):
         return "swapped"
     if narrowed(point, span):

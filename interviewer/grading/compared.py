@@ -156,13 +156,14 @@ def _shared(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a) if a else 0.0
 
 
-def states_another_point(point: str, span: str, compared: Compared) -> bool:
-    """The span says more of another point of the question than of ``point``: it states
-    that point ("Decode 阶段一次只生成一个 token" is the Decode point's, not a swap of the
-    Prefill one)."""
+def states_another_point(point: str, span: str, named: str, compared: Compared) -> bool:
+    """The span says more of another point of the question, one about ``named`` (what the
+    span names in the point's thing's place), than of ``point``: it states that point
+    ("Decode 阶段一次只生成一个 token" is the Decode point's, not a swap of the Prefill one)."""
     s_units = _units(span.lower())
     own = _shared(_units(point.lower()), s_units)
-    return any(other != point and _shared(_units(other.lower()), s_units) >= own + MARGIN
+    return any(other != point and named.lower() in other.lower()
+               and _shared(_units(other.lower()), s_units) >= own + MARGIN
                for other in compared.points)
 
 

@@ -100,3 +100,11 @@ def test_a_point_said_of_another_compared_thing_is_swapped(
 def test_compared_things_said_the_other_way_round_exchange_roles(
         question: str, point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span, _compared(question, (point,))) == kind
+
+
+def test_a_sentence_that_also_states_another_point_still_swaps_its_maker() -> None:
+    # the sentence says what the DeepSpeed-Chat point says too ("训练框架"), and names 谷歌,
+    # which no point names: the maker is still swapped
+    points = ("DeepSpeed是微软开发的分布式训练优化库", "DeepSpeed-Chat：RLHF训练框架")
+    compared = Compared(compared_things("介绍一下 DeepSpeed"), points)
+    assert contradiction(points[0], "DeepSpeed是一个训练框架，好像是谷歌开发的", compared) == "swapped"
