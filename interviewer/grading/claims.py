@@ -61,6 +61,7 @@ from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
 from interviewer.grading.compared import Compared, states_another_point, swapped_thing
+from interviewer.grading.scopes import other_scope
 from interviewer.grading.roles import roles_swapped
 from interviewer.grading.subjects import paired_by_subject
 
@@ -316,8 +317,10 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     span = own_item(point, span)
     # a point that is a check to make ("是否使用了 torch.compile") is answered, not denied, by
     # a "no"; what it says to do about it can still be said the other way round
-    if (not _point_asks(point) and _negation_by_subject(point, span)) \
-            or changed_against_steady(point, span):
+    # a denial of another scope ("across partitions" against "within a partition") is no
+    # denial of the point
+    if (not _point_asks(point) and not other_scope(point, span)
+            and _negation_by_subject(point, span)) or changed_against_steady(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
             or reversed_move(point, span) or reversed_trade(point, span) \

@@ -83,3 +83,30 @@ def test_a_typographic_apostrophe_reads_as_a_plain_one_in_every_rule(point: str,
     plain = point.replace("’", "'")
     assert contradiction(point, span) == contradiction(plain, span)
     assert contradiction(span, point) == contradiction(span, plain)
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # what is denied across partitions is not what holds within one
+    ("Kafka guarantees message ordering within a partition.",
+     "across partitions you get no ordering guarantee at all", None),
+    ("Kafka 保证分区内消息有序", "跨分区就没有顺序保证了", None),
+    ("Kafka 保证单个分区内的消息有序", "不同分区之间不保证顺序", None),
+    ("Order is kept inside a node", "there is no order between nodes", None),
+    # ... while a denial of the same scope still denies it
+    ("Kafka guarantees message ordering within a partition.",
+     "Kafka doesn't guarantee ordering within a partition", "negated"),
+    ("Kafka 保证分区内消息有序", "分区内的消息也不保证有序", "negated"),
+    # ... and so does one with no scope of its own
+    ("Kafka guarantees message ordering within a partition.",
+     "Kafka gives no ordering guarantee at all", "negated"),
+])
+def test_a_denial_of_another_scope_is_not_a_denial_of_the_point(point: str, span: str,
+                                                                 kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+def test_a_scope_spares_only_the_clause_that_denies() -> None:
+    """The span's other scope is in a clause of its own, and its denial is of something
+    else: still a denial."""
+    assert contradiction("跨节点用 IB 与 NVLink 混合通信，并配合 PP",
+                         "没有用 PP，通信都走节点内 NVLink") == "negated"
