@@ -62,6 +62,7 @@ from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_
                                            steps, transitions)
 from interviewer.grading.compared import Compared, states_another_point, swapped_thing
 from interviewer.grading.scopes import other_scope
+from interviewer.grading.averting import denies_preventing
 from interviewer.grading.roles import roles_swapped
 from interviewer.grading.subjects import paired_by_subject
 
@@ -320,7 +321,8 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     # a denial of another scope ("across partitions" against "within a partition") is no
     # denial of the point
     if (not _point_asks(point) and not other_scope(point, span)
-            and _negation_by_subject(point, span)) or changed_against_steady(point, span):
+            and _negation_by_subject(point, span)) or changed_against_steady(point, span) \
+            or denies_preventing(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
             or reversed_move(point, span) or reversed_trade(point, span) \

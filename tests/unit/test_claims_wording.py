@@ -110,3 +110,26 @@ def test_a_scope_spares_only_the_clause_that_denies() -> None:
     else: still a denial."""
     assert contradiction("跨节点用 IB 与 NVLink 混合通信，并配合 PP",
                          "没有用 PP，通信都走节点内 NVLink") == "negated"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a denial of preventing X denies the prevention the point states, or the "no X" it says
+    ("Idempotent producers prevent duplicate messages",
+     "An idempotent producer doesn't prevent duplicates", "negated"),
+    ("Idempotent producers ensure that messages are not duplicated",
+     "An idempotent producer doesn't stop duplicates", "negated"),
+    ("幂等生产者保证消息不重复", "幂等生产者并不能防止重复", "negated"),
+    ("残差连接可以避免梯度消失", "残差连接其实没法避免梯度消失", "negated"),
+    # ... a span that prevents it too agrees
+    ("Idempotent producers prevent duplicate messages",
+     "The idempotent producer stops duplicates from being written", None),
+    ("幂等生产者保证消息不重复", "开启幂等后可以防止重复写入", None),
+    # ... as does a point that itself says it cannot be prevented
+    ("TIME_WAIT 不能彻底消除，只能缩短或复用", "TIME_WAIT 确实没法彻底消除，只能缩短或者复用", None),
+    # ... and a span that fails to prevent something else
+    ("Idempotent producers prevent duplicate messages",
+     "Idempotence doesn't prevent reordering across partitions", None),
+])
+def test_a_denied_prevention_denies_what_the_point_prevents(point: str, span: str,
+                                                            kind: str | None) -> None:
+    assert contradiction(point, span) == kind
