@@ -275,7 +275,7 @@ _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
 _point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
 _point_loose = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point), loose=True))
 # ... and a span against every point
-_span_polarity = lru_cache(maxsize=16384)(lambda span: _polarity(span))
+_span_polarity = lru_cache(maxsize=16384)(lambda span: _polarity(span, regarded=True))
 _span_loose = lru_cache(maxsize=16384)(lambda span: _polarity(span, loose=True))
 
 

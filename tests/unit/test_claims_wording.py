@@ -133,3 +133,19 @@ def test_a_scope_spares_only_the_clause_that_denies() -> None:
 def test_a_denied_prevention_denies_what_the_point_prevents(point: str, span: str,
                                                             kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # not looking at X, not considering X deny what is said of X
+    ("RRF 按两路各自的排名来融合结果", "它是把两路的原始相似度分数直接加权求和，并不看排名",
+     "negated"),
+    ("RRF 按两路各自的排名来融合结果", "RRF 不考虑排名，只加分数", "negated"),
+    # ... and agree with a point that ignores it too
+    ("RRF 只看排名，不看原始分数", "RRF 不考虑原始分数，只用排名", None),
+    # ... while a point that says what not to regard denies nothing the span states
+    ("如果对提交的结果不关心，建议使用 apply", "不关心结果时用 apply，需要确保提交成功时用 commit", None),
+    ("说明拓扑感知的作用：不考虑网络拓扑会造成链路拥塞", "不做拓扑感知，部分链路会拥塞，应该按网络拓扑调度", None),
+])
+def test_not_regarding_a_thing_denies_what_is_said_of_it(point: str, span: str,
+                                                        kind: str | None) -> None:
+    assert contradiction(point, span) == kind
