@@ -83,9 +83,9 @@ _NOT_ONLY = re.compile(r"\s*(?:just|only|merely|simply)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
-_PREP_ZH = "从在对把将被给向为因由靠"
+_PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 _REGARD_ZH = re.compile("考虑|关心|关注|在乎|理会|看")  # verbs of regard, before what they regard
-_WHEN_AFTER_ZH = re.compile("时|的话|之前|之后")  # ... and so are prepositions: "无法从 X 恢复" denies X
+_WHEN_AFTER_ZH = re.compile("时|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
 _AVERT = frozenset(("避免", "防止", "阻止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
@@ -188,10 +188,9 @@ def _polarity(text: str, loose: bool = False, regarded: bool = False) -> _Polari
         cjk = _CJK_RUN.match(scope)
         if cjk:
             heads.add(cjk.group()[:2])
-            regard = _REGARD_ZH.match(cjk.group())
-            clause = _PLAIN_CLAUSE.split(lowered[m.end():], maxsplit=1)[0]
-            if regarded and regard and len(cjk.group()) >= regard.end() + 2 \
-                    and not _WHEN_AFTER_ZH.search(clause):  # "不关心结果时" is a condition
+            regard = _REGARD_ZH.match(cjk.group()) if regarded else None
+            if regard and len(cjk.group()) >= regard.end() + 2 and not _WHEN_AFTER_ZH.search(
+                    _PLAIN_CLAUSE.split(lowered[m.end():], maxsplit=1)[0]):
                 # "不看排名", "不考虑排名": what is not looked at is denied with the looking
                 heads.add(cjk.group()[regard.end():regard.end() + 2])
             if m.group() in _AVERT:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from interviewer.grading.polarity import _PLAIN_CLAUSE
+
 _FILL_EN = r"(?:(?:a|an|the|one|single|each|given|same|different|multiple|several|all|many)\s+)*"
-_INSIDE_EN_STRICT = re.compile(r"\b(?:within|inside)\s+" + _FILL_EN + r"([a-z][a-z0-9\-]+)|"
+_INSIDE_EN = re.compile(r"\b(?:within|inside)\s+" + _FILL_EN + r"([a-z][a-z0-9\-]+)|"
                                r"\bin\s+(?:a\s+single|one|a\s+given|the\s+same|each)\s+"
                                r"([a-z][a-z0-9\-]+)")
 _ACROSS_EN = re.compile(r"\b(?:across|between|among|amongst)\s+" + _FILL_EN + r"([a-z][a-z0-9\-]+)")
@@ -30,7 +32,7 @@ def _noun(word: str) -> str:
 def _scopes(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The things whose inside ``text`` speaks of, and those it speaks across."""
     lowered = text.lower()
-    inside = {_noun(m.group(1) or m.group(2)) for m in _INSIDE_EN_STRICT.finditer(lowered)}
+    inside = {_noun(m.group(1) or m.group(2)) for m in _INSIDE_EN.finditer(lowered)}
     inside |= {m.group(1) for m in _INSIDE_ZH.finditer(lowered)}
     across = {_noun(m.group(1)) for m in _ACROSS_EN.finditer(lowered)}
     across |= {m.group(1) or m.group(2) for m in _ACROSS_ZH.finditer(lowered)}
@@ -41,13 +43,12 @@ _point_scopes = lru_cache(maxsize=4096)(_scopes)
 _span_scopes = lru_cache(maxsize=16384)(_scopes)
 
 
-_CLAUSE = re.compile(r"[，,；;。.!?！？：:]")
 _DENIES = re.compile(r"[不没无非]|\b(?:no|not|never|none|without)\b|n't\b")
 
 
 def _denying_clauses(span: str) -> str:
     """The clauses of ``span`` that deny something: where a scope spares a denial."""
-    return "，".join(c for c in _CLAUSE.split(span) if _DENIES.search(c.lower()))
+    return "，".join(c for c in _PLAIN_CLAUSE.split(span) if _DENIES.search(c.lower()))
 
 
 def other_scope(point: str, span: str) -> bool:
