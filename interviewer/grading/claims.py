@@ -56,7 +56,7 @@ from interviewer.grading.directions import (  # noqa: F401 (tests read them here
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_APOSTROPHE, _CONDITION, _QUESTION_EN, _QUESTION_ZH,
                                           _minus, _Polarity, _polarity, _within,
-                                          stated_as_asserted)
+                                          stated_as_asserted, without_replaced)
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
@@ -233,6 +233,10 @@ def negation_conflict(point: str, span: str, whole: str | None = None) -> bool:
             return True
     if p.has_negation:
         spared = p.averted | agreed_degrees(point, span) | stated_as_asserted(p, s)
+        if s.heads and s.heads <= p.negated:
+            # the span denies only what lies inside the point's denials ("在并发下不安全"
+            # against "并不是并发安全的"): where the point's reach begins is no assertion
+            spared |= p.heads
         if _denies(p, s, spared=spared) and _denies(p, loose(_span_loose, span), spared=spared):
             return True
     if across:
@@ -272,8 +276,9 @@ def _states(other: _Polarity, mine: _Polarity, term: frozenset[str]) -> bool:
 
 # What a point says is read once per process: rubric points are graded against every answer.
 _point_is_bare = lru_cache(maxsize=4096)(lambda point: is_bare(point))
-_point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point)))
-_point_loose = lru_cache(maxsize=4096)(lambda point: _polarity(_body(point), loose=True))
+_point_polarity = lru_cache(maxsize=4096)(lambda point: _polarity(without_replaced(_body(point))))
+_point_loose = lru_cache(maxsize=4096)(
+    lambda point: _polarity(without_replaced(_body(point)), loose=True))
 # ... and a span against every point
 _span_polarity = lru_cache(maxsize=16384)(lambda span: _polarity(span, regarded=True))
 _span_loose = lru_cache(maxsize=16384)(lambda span: _polarity(span, loose=True))

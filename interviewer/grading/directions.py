@@ -27,11 +27,16 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "lower", "smaller", "slower", "shrink", "shrinks", "save", "saves", "shorter",
          "before", "earlier")
 _UP += ("更好", "变好", "改善", "better", "improves", "improved")
+# a speed compared by how much: "快得多", "慢很多"
+_UP += ("快得多", "快很多", "快不少")
+_DOWN += ("慢得多", "慢很多", "慢不少")
 # "放大 10 倍", "needs extra memory"
 _UP += ("放大", "extra")
 _UP += ("更频繁", "变频繁", "more frequent", "more frequently", "more often")
 _DOWN += ("less frequent", "less frequently", "less often")
 _DOWN += ("变差", "更差", "恶化", "略降", "下滑", "worse", "degrades", "degraded")
+# a cost said to grow worse grows: "延迟累积越严重" against "延迟反而越小"
+_UP += ("更严重", "越严重", "越来越严重")
 # one of a thing is fewer than "more" of it: "只用一个 KV 头" against "更多的 KV 头"
 _ONE = ("单个", "一个", "1个", "1 个", "a single", "only one", "just one")
 _DIRECTION = re.compile("|".join(
@@ -60,7 +65,8 @@ _INTENSIFIER = re.compile(r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
 _AMOUNT_BEFORE = re.compile(r"(?:一半|[0-9.]+\s*[%×x倍]?|[一二两三四五六七八九十百千万]+倍|half|twice)\s*"
                             + _INTENSIFIER.pattern)
 # a time said to shrink is a speed said to grow: "缩短处理时间" is "处理变快"
-_SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "faster", "slower"))
+_SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "快得多", "快很多", "快不少",
+                    "慢得多", "慢很多", "慢不少", "faster", "slower"))
 _ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "earlier"))
 _TIME_ZH = r"(?:时间|耗时|时长|时延|延迟|等待)"
 # first-token and per-token latencies are times too, in either language's text

@@ -25,7 +25,7 @@ from interviewer.content.language import CJK_CHARS
 from interviewer.grading.claim_text import _terms, _units
 
 _DEGREE = "很|非常|比较|相当|特别|极其|极|太|过于|过|偏|较|挺|巨|超|还|最|更为|更加|远|都"
-_NEGATE = "不太|并不|并没有那么|没有那么|没那么|不"
+_NEGATE = "不太|并不是|并不|并没有那么|没有那么|没那么|不算|算不上|不是|不"  # 不算大, 不是很大: small
 _TAIL = "得多|很多|不少|得很"
 # ... a space ends it too, unless a Latin noun follows, which the size modifies ("切成小 chunk")
 _END = r"(?=$|[，,。；;！!？?）)、：:]|\s(?!\s*[a-z0-9])|的话)"
@@ -57,7 +57,7 @@ _EN = re.compile(
 
 WINDOW = 16  # characters before a Chinese size where its quantity is named
 # ... within its clause: "参数量大但激活量小" says 小 of 激活量 only
-_CLAUSE = re.compile(r"[，,；;。：:]|但是|但|而|却|可是|不过")
+_CLAUSE = re.compile(r"[，,；;。：:]|但是|但|(?<!反)而|却|可是|不过")  # 反而 (instead) goes on
 
 
 def magnitudes(text: str) -> list[tuple[int, str]]:
@@ -74,6 +74,8 @@ def magnitudes(text: str) -> list[tuple[int, str]]:
         before_char = lowered[m.start() - 1:m.start()]
         if deg and before_char in _ADJECTIVES:
             continue  # "慢太多了", "好很多": how much, after another adjective
+        if adj == "多" and not (neg or deg) and before_char == "得":
+            continue  # "便宜得多": how much, after any adjective
         if not (neg or deg or tail):
             # a bare size ends a clause after its quantity ("方差大，"), never a word
             if not re.match(f"[{CJK_CHARS}A-Za-z0-9]", before_char) or \

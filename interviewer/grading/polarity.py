@@ -18,9 +18,9 @@ from interviewer.content.language import CJK_CHARS
 from interviewer.grading.alternatives import _SPAN_CLAUSE
 from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _terms, _units
 
-# Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断,
+# Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断, 学不动,
 # 不仅, 差不多 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致))|没有|没|"
+_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致)|(?<=[学拉推搬跑走挪]不)动)|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|阻止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
@@ -41,6 +41,7 @@ _LOOSE_ZH = re.compile(_NEG_ZH.pattern[:-1]
                        r"不一定|不见得|未必)")
 _NEG_EN = re.compile(r"\b(?:not|no|never|without|cannot|can't|none|nor|neither|avoid|avoids|"
                      r"avoiding|prevent|prevents|preventing|lack|lacks|lacking|missing|instead of|"
+                     r"give up|gives up|giving up|gave up|sacrifice|sacrifices|sacrificing|"
                      r"rather than|skip(?!\s+connection)|skips|skipping|bypass|bypasses|bypassing|"
                      r"ignore|ignores|ignoring|other than|anything but|nobody|no one|except)\b|"
                      r"n't\b|"
@@ -59,7 +60,8 @@ _CONDITION = re.compile(r"(?:\b(?:if|(?<!is )(?<!are )(?<!'s )when|unless|whethe
                         r"[^，,；;。.!?！？]*$")
 _QUESTION_EN = re.compile(r"\b(?:whether|if or not)\b")
 # a clause that ends in 时, 的时候 or 的话 is a condition too ("应答没有发送回 Producer 端时，")
-_WHEN_ZH = re.compile(r"[^，,；;。.!?！？]*?(?:(?<![实及超同准按定临暂小即适])时|时候|的话)\s*(?:[，,；;。.!?！？]|$)")
+_WHEN = r"(?<![实及超同准按定临暂小即适])时"  # the 时 of a condition, not of 实时, 及时 ...
+_WHEN_ZH = re.compile(rf"[^，,；;。.!?！？]*?(?:{_WHEN}|时候|的话)\s*(?:[，,；;。.!?！？]|$)")
 # a cue followed in its clause by 就 or 才 states a condition ("缓存没有就去数据库读"); a clause
 # that ends in a question mark asks ("怎么保证消息没有重复消费？")
 _THEN_ZH = re.compile(r"[^，,；;。.!?！？]*?[就才]")
@@ -85,7 +87,7 @@ _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start o
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
 _PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 _REGARD_ZH = re.compile("考虑|关心|关注|在乎|理会|看")  # verbs of regard, before what they regard
-_WHEN_AFTER_ZH = re.compile("时|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")
+_WHEN_AFTER_ZH = re.compile(f"{_WHEN}|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")
 
 _DETERMINERS = frozenset("every some many few such both either other own whole entire".split())
 _AVERT = frozenset(("避免", "防止", "阻止", "免得", "以免", "avoid", "avoids", "avoiding", "prevent",
@@ -137,6 +139,41 @@ _LETTER = re.compile(r"[a-z]")
 _APOSTROPHE = re.compile(r"(?<=[a-z])[’‘](?=[a-z])")
 
 
+def _reach(lowered: str, start: int) -> int:
+    """Where the scope of a Chinese cue ending at ``start`` ends: eight characters at most,
+    a Latin word counted as one, up to a consequence or the end of a modifier."""
+    stop, reach = start, 0
+    while stop < len(lowered) and reach < _SCOPE_ZH and lowered[stop] not in _SCOPE_STOP \
+            and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、{_QUOTE_CHARS}]", lowered[stop]) \
+            and not (lowered[stop] == "、" and not lowered[start:stop].strip()):
+        word = _LATIN_RUN.match(lowered, stop)
+        stop = word.end() if word else stop + 1  # a Latin word is read whole, and
+        reach += 1  # counts as one character of the reach
+    return stop
+
+
+# what a point says is used in place of another thing, or given up: "用 bf16 代替 fp32" says
+# nothing of fp32, "牺牲一定性能换取一致性" nothing of performance (a span may name either
+# as it likes). Not what cannot be replaced ("不能替代规则校验"), and not in English, whose
+# "instead of", "rather than" stay denials on both sides ("soft labels instead of hard
+# labels"): measured on the development answers, stripping them lost contradictions of
+# wrong answers and fixed none.
+_REPLACES = re.compile(r"(?<![不无没])(?<![不无没][能可会法])(?:代替|替代|取代)(?![品方者物性])|牺牲|放弃")
+# ... the thing: a Latin name ("代替 fp32 数值类型") or four characters at most
+_REPLACED = re.compile(f"\\s*(?:[A-Za-z0-9][A-Za-z0-9_.\\-]*|[{CJK_CHARS}]{{1,4}})?")
+
+
+def without_replaced(text: str) -> str:
+    """``text`` without what it says another thing is used in place of, or given up."""
+    out, last = [], 0
+    for m in _REPLACES.finditer(text):
+        if m.start() < last:
+            continue
+        out.append(text[last:m.start()] + " ")
+        last = _REPLACED.match(text, m.end()).end()
+    return "".join(out) + text[last:]
+
+
 def _polarity(text: str, loose: bool = False, regarded: bool = False) -> _Polarity:
     """What ``text`` denies and asserts. ``loose`` also reads the denials inside conditions
     and by 无 and 非: to see that two texts deny the same thing, never that they disagree.
@@ -164,13 +201,7 @@ def _polarity(text: str, loose: bool = False, regarded: bool = False) -> _Polari
                 _WHEN_ZH.match(lowered, m.start()) or _THEN_ZH.match(lowered, m.end()))):
             continue
         start = m.end()
-        stop, reach = start, 0
-        while stop < len(lowered) and reach < _SCOPE_ZH and lowered[stop] not in _SCOPE_STOP \
-                and re.match(f"[{CJK_CHARS}A-Za-z0-9\\- /、{_QUOTE_CHARS}]", lowered[stop]) \
-                and not (lowered[stop] == "、" and not lowered[start:stop].strip()):
-            word = _LATIN_RUN.match(lowered, stop)
-            stop = word.end() if word else stop + 1  # a Latin word is read whole, and
-            reach += 1  # counts as one character of the reach
+        stop = _reach(lowered, start)
         spans.append((start, stop))
         scope = _QUOTES.sub("", lowered[start:stop])  # "不是“模型变笨”" denies 模型变笨
         # 不可用, 不可靠: an adjective is denied whole, not the noun after it

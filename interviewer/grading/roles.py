@@ -6,8 +6,12 @@ Each named thing (a glossary term, a member of a set of alternatives, an acronym
 texts name, each in one clause, is paired with what its clause says once the names are taken
 out. The roles are swapped when two or more such things are each said, in the span, in words
 closer to what the point says of another of them than of itself (two exchanged, or three
-passed round). A paraphrase that keeps
-the pairs, in whatever order, is not a swap.
+passed round). Only things the point and the span each name in
+clauses of their own are compared: a clause that names two things says one thing of both,
+as a point's two clauses said in one sentence do ("对于流水线并行，一般通过 Infiniband 交换机"
+against "流水线并行一般通过无限带宽交换机"), unless it compares them ("GPU 比 CPU 更擅长逻辑控制"
+against "CPU 更擅长复杂逻辑控制，而 GPU … 更擅长数学运算"). A paraphrase that keeps the pairs, in whatever
+order, is not a swap.
 
 Plain ``re`` only: no numpy.
 """
@@ -23,6 +27,7 @@ from interviewer.grading.claim_text import named_sets
 from interviewer.grading.compared import Names, named_things
 
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]|\bvs\.?(?=\s)|\bwhile\b|\bwhereas\b|而且|而")
+_COMPARES = re.compile(r"比|\bthan\b", re.IGNORECASE)  # "GPU 比 CPU 更擅长…" sets two things apart
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,5}(?![A-Za-z0-9])")
 _GRAMS = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]{2,}")  # not a lone letter or digit
 MARGIN = 0.15  # how much closer to the other thing's words, for each of the two
@@ -90,11 +95,13 @@ def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str
     common = sorted(set(said) & set(says))
     if len(common) < 2:
         return None
+    compares = [bool(_COMPARES.search(clause)) for clause in _split(span)]
     p = {k: _grams(said[k][1]) for k in common}
     s = {k: _grams(says[k][1]) for k in common}
     misplaced = []
     for x in common:
-        others = [(_overlap(s[x], p[y]), y) for y in common if said[y][0] != said[x][0]]
+        others = [(_overlap(s[x], p[y]), y) for y in common
+                  if said[y][0] != said[x][0] and (says[y][0] != says[x][0] or compares[says[x][0]])]
         if not others:
             continue
         own, (other, best) = _overlap(s[x], p[x]), max(others)

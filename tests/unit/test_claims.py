@@ -411,6 +411,9 @@ def test_things_in_separate_clauses_are_not_an_enumeration(point: str, span: str
     # two things, each said with what the point says of the other
     ("RTO 决定了备份切换的速度要求，RPO 决定了备份频率和复制延迟要求",
      "所以 RPO 决定切换速度，RTO 决定备份频率和复制延迟"),
+    # ... or compared in one clause, the other way round
+    ("CPU更擅长复杂逻辑控制，而GPU得益于大量ALU和并行结构设计，更擅长数学运算。",
+     "是因为 GPU 比 CPU 更擅长复杂的逻辑分支控制"),
     # three passed round
     ("事实缺失优先 RAG，格式不稳优先结构化输出和 Prompt，稳定风格/领域术语才考虑 SFT/LoRA。",
      "事实缺失优先 SFT/LoRA，格式不稳优先 RAG，稳定风格/领域术语靠结构化输出和 Prompt。"),
@@ -429,6 +432,12 @@ def test_roles_exchanged_between_the_point_s_things_contradict_it(point: str, sp
      "缺事实就上 RAG；格式不稳先用结构化输出和 Prompt；要稳定风格和术语再做 SFT/LoRA。"),
     # one thing: nothing to exchange
     ("PP（Pipeline Parallel）：层间切分，流水线传 activation", "PP：层间切分，传 activation"),
+    # the point's two clauses said in one: a clause that names both says one thing of both
+    ("对于流水线并行，一般通过 Infiniband 交换机进行连接", "流水线并行一般通过无限带宽交换机在机器之间连接"),
+    ("在预填充阶段，模型会并行处理输入的 prompt（即 input token），生成 KV cache",
+     "预填充阶段模型并行处理输入的提示词，生成键值缓存"),
+    ("受通讯负载不均的影响，DP一般用于单机多卡场景",
+     "普通的数据并行受通讯负载不均衡的影响，压力都集中在主节点上，一般只用于单机多卡"),
 ])
 def test_the_same_pairs_in_any_order_are_not_an_exchange(point: str, span: str) -> None:
     assert contradiction(point, span) is None
@@ -444,6 +453,9 @@ def test_the_same_pairs_in_any_order_are_not_an_exchange(point: str, span: str) 
     ("Shuffles are expensive because every record crosses the network",
      "Shuffles are cheap, the records stay local"),
     ("The KV cache is large for long contexts", "The KV cache is tiny even for long contexts"),
+    ("流水线并行：通信类型是P2P通信，单次通信数据量较少", "PP 是点对点通信，单次通信量不算小"),
+    ("线程上下文切换比进程上下文切换要快得多", "线程切换其实比进程切换更慢"),
+    ("集群越大，AllReduce 的延迟累积越严重", "集群越大 AllReduce 延迟反而越小"),
 ])
 def test_a_magnitude_said_the_other_way_is_reversed(point: str, span: str) -> None:
     assert contradiction(point, span) == "reversed"
@@ -452,6 +464,13 @@ def test_a_magnitude_said_the_other_way_is_reversed(point: str, span: str) -> No
 @pytest.mark.parametrize(("point", "span"), [
     ("shuffle 是高成本的重分布边界", "shuffle 代价很高，是数据重新分布的边界"),
     ("机器之间的带宽比机内 NVLink 低得多", "跨机带宽远低于机内 NVLink"),
+    # 不算大 is small; 得多 says how much, it is no size of its own
+    ("流水线并行：通信类型是P2P通信，单次通信数据量较少", "PP 是点对点通信，通信量不算大"),
+    ("转化后的向量空间 3 万维不是很大", "3 万维也不算大"),
+    ("线程上下文切换比进程上下文切换要快得多", "线程切换比进程切换快很多"),
+    ("集群越大，AllReduce 的延迟累积越严重", "集群规模越大，AllReduce 累积的延迟就越多"),
+    ("低成本：与相同总参数的密集模型相比，MoE 模型在训练和推理上要便宜得多",
+     "跟总参数量相同的稠密模型比，训练和推理成本都低不少"),
     ("batch size 太小，梯度估计方差大，更新方向不稳", "batch 太小的话梯度方差很大，更新方向不稳定"),
     # the comparison the other way round says the same
     ("机器之间的带宽比机内 NVLink 低得多", "机内 NVLink 的带宽比机器之间高得多"),
@@ -949,3 +968,61 @@ def test_a_single_letter_is_no_denied_thing(point: str, span: str, kind: str | N
 ])
 def test_amounts_of_a_move_and_times_named_later(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # what a point says is used in place of another thing is not asserted of it
+    ("使用 bf16 数值类型代替 fp32 数值类型", "精度上用 bf16 训练，不用 fp32"),
+    ("使用 bf16 数值类型代替 fp32 数值类型", "Train in bf16 rather than fp32"),
+    ("KV Cache 占显存太多，用 INT8/INT4 代替 FP16", "KV cache 太大，就用 INT8 或 INT4 存，不再用 FP16"),
+    ("Counting Bloom Filter 用计数器替代 bit 可支持删除", "Counting Bloom Filter 不用 bit，改用计数器，就能删除"),
+    # ... nor denied: the replaced thing may be named elsewhere as it is
+    ("不支持删除：清除某个位可能影响其他元素。变体 Counting Bloom Filter 用计数器替代 bit 可支持删除",
+     "Deletion is the other problem: clearing a bit may wipe out other elements that share it"),
+    ("单分区全局有序但牺牲并行度", "所以多分区的 topic 做不到整体有序"),
+])
+def test_a_denial_of_what_the_point_replaces_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("使用 bf16 数值类型代替 fp32 数值类型", "用 fp32 训练，不用 bf16"),
+    ("使用 bf16 数值类型代替 fp32 数值类型", "Use fp32 instead of bf16"),
+    # what cannot be replaced is no replaced thing
+    ("缺点是主观、易漂移、不能替代规则校验", "它打分客观稳定，完全可以替代规则校验"),
+    # an English point's "instead of" still denies
+    ("Knowledge Distillation: train students on the teacher's soft distributions instead of hard labels",
+     "In distillation the student learns from the teacher's hard labels"),
+])
+def test_a_denial_of_what_the_point_puts_in_its_place_contradicts(point: str, span: str) -> None:
+    assert contradiction(point, span) is not None
+
+
+def test_a_verb_that_cannot_move_denies_nothing_after_it() -> None:
+    # "学不动" (cannot learn) is no denial of the 训练不足 listed after it
+    assert contradiction("Init[B]（A 初始化为 0，B 随机初始化）更稳定，但 B 矩阵训练不足，导致性能较差",
+                         "A 置零那种虽然更稳，但 B 矩阵学不动、训练不足，最后效果就差一些") is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # the span denies a thing inside what the point denies: both deny one claim
+    ("Go 语言中的 map 本身并不是并发安全的", "原生 map 在并发下不安全"),
+])
+def test_a_denial_inside_the_point_s_denial_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+def test_a_denial_inside_the_point_s_denial_still_meets_a_wrong_claim() -> None:
+    assert contradiction("Go 语言中的 map 本身并不是并发安全的", "map 是并发安全的，不需要加锁") is not None
+
+
+def test_what_a_point_gives_up_is_not_what_it_states() -> None:
+    assert contradiction("牺牲一定性能换取一致性", "you give up some performance in exchange for consistency") is None
+
+
+def test_what_is_given_up_is_denied() -> None:
+    point = "Writeback: Journal updates are not atomic, but this gives better performance"
+    assert contradiction(point, "Writeback mode gives up atomic journal updates in exchange for speed") is None
+    assert contradiction("Journal updates are atomic in ordered mode",
+                         "Ordered mode gives up atomic journal updates") == "negated"
+

@@ -140,6 +140,9 @@ def test_a_denied_prevention_denies_what_the_point_prevents(point: str, span: st
     ("RRF 按两路各自的排名来融合结果", "它是把两路的原始相似度分数直接加权求和，并不看排名",
      "negated"),
     ("RRF 按两路各自的排名来融合结果", "RRF 不考虑排名，只加分数", "negated"),
+    # 实时 is no 时 of a condition: not considering it is a denial like any other
+    ("系统要保证实时性", "我们不考虑实时性", "negated"),
+    ("系统要保证一致性", "我们不考虑一致性", "negated"),
     # ... and agree with a point that ignores it too
     ("RRF 只看排名，不看原始分数", "RRF 不考虑原始分数，只用排名", None),
     # ... while a point that says what not to regard denies nothing the span states
