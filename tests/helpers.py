@@ -60,8 +60,17 @@ def tmux(*args: str, check: bool = True) -> str:
     if not _tmux_used:
         _tmux_used.append(True)
         atexit.register(_end_tmux)
-    return subprocess.run(["tmux", "-L", TMUX_SOCKET, *args], capture_output=True, text=True,
-                          check=check, timeout=30).stdout
+    for _ in range(3):
+        done = subprocess.run(["tmux", "-L", TMUX_SOCKET, *args], capture_output=True,
+                              text=True, timeout=30)
+        # a server exits as its last session ends: a new session asked for at that moment
+        # meets the exiting server and fails, and the next one starts a server of its own
+        if done.returncode == 0 or args[0] != "new-session" or "duplicate" in done.stderr:
+            break
+        time.sleep(0.5)
+    if check and done.returncode:
+        raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
+    return done.stdout
 
 
 _tmux_used: list[bool] = []
