@@ -28,8 +28,10 @@ _DOWN = ("减少", "减小", "降低", "下降", "变小", "减半", "更少", "
          "before", "earlier")
 _UP += ("更好", "变好", "改善", "better", "improves", "improved")
 # a speed compared by how much: "快得多", "慢很多"
-_UP += ("快得多", "快很多", "快不少")
-_DOWN += ("慢得多", "慢很多", "慢不少")
+_FASTER_BY = ("快得多", "快很多", "快不少")
+_SLOWER_BY = ("慢得多", "慢很多", "慢不少")
+_UP += _FASTER_BY
+_DOWN += _SLOWER_BY
 # "放大 10 倍", "needs extra memory"
 _UP += ("放大", "extra")
 _UP += ("更频繁", "变频繁", "more frequent", "more frequently", "more often")
@@ -65,8 +67,8 @@ _INTENSIFIER = re.compile(r"(?:甚至|乃至|或者|或|\bor|\beven)\s*$")
 _AMOUNT_BEFORE = re.compile(r"(?:一半|[0-9.]+\s*[%×x倍]?|[一二两三四五六七八九十百千万]+倍|half|twice)\s*"
                             + _INTENSIFIER.pattern)
 # a time said to shrink is a speed said to grow: "缩短处理时间" is "处理变快"
-_SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", "快得多", "快很多", "快不少",
-                    "慢得多", "慢很多", "慢不少", "faster", "slower"))
+_SPEED = frozenset(("加快", "更快", "变快", "减慢", "变慢", "更慢", *_FASTER_BY, *_SLOWER_BY,
+                    "faster", "slower"))
 _ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "earlier"))
 _TIME_ZH = r"(?:时间|耗时|时长|时延|延迟|等待)"
 # first-token and per-token latencies are times too, in either language's text

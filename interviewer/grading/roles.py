@@ -75,6 +75,12 @@ def _clauses(text: str, compared: Names = ()) -> dict[str, tuple[int, str]]:
     return {key: places[0] for key, places in where.items() if len(places) == 1}
 
 
+@lru_cache(maxsize=16384)  # a span is read against every point
+def _comparisons(text: str) -> tuple[bool, ...]:
+    """For each clause of ``text``, whether it compares two things ("比", "than")."""
+    return tuple(bool(_COMPARES.search(clause)) for clause in _split(text))
+
+
 def _grams(text: str) -> set[str]:
     units = _GRAMS.findall(text.lower())
     return set(units) | {a + b for a, b in zip(units, units[1:])}
@@ -95,7 +101,7 @@ def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str
     common = sorted(set(said) & set(says))
     if len(common) < 2:
         return None
-    compares = [bool(_COMPARES.search(clause)) for clause in _split(span)]
+    compares = _comparisons(span)
     p = {k: _grams(said[k][1]) for k in common}
     s = {k: _grams(says[k][1]) for k in common}
     misplaced = []
