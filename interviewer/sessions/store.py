@@ -17,7 +17,6 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
 
 from interviewer.practice.srs import ReviewLog
 from interviewer.sessions.locking import (
@@ -26,15 +25,11 @@ from interviewer.sessions.locking import (
     lock_timeout,
     locked_error,
 )
+from interviewer.sessions.session_locks import SessionLocks
 from interviewer.sessions.rows import AttemptRow, SessionRow
 from interviewer.sessions.schema import NewerSchemaError, migrate
 from interviewer.sessions.statements import draft_write, utc_now
 from interviewer.urls import redact_url
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 DB_NAME = "interviewer.db"
 
@@ -51,7 +46,7 @@ class Store:
         self.last_error: str | None = None
         self.last_locked = False  # whether that error was another process's lock
         self.moved_aside: Path | None = None  # where a corrupt database was moved on open
-        self._locks: dict[str, Any] = {}
+        self.locks = SessionLocks(path.parent / "locks" if path is not None else None)
         self.busy_ms = 5000
 
     # ------------------------------------------------------------ opening
@@ -142,9 +137,7 @@ class Store:
         return conn
 
     def close(self) -> None:
-        for handle in self._locks.values():
-            handle.close()
-        self._locks.clear()
+        self.locks.release_all()
         self.conn.close()
 
     # ------------------------------------------------------------ writing
@@ -218,41 +211,13 @@ class Store:
 
     # ------------------------------------------------------------ locks
 
-    def _lock_path(self, session_id: str) -> Path | None:
-        if self.path is None:
-            return None
-        return self.path.parent / "locks" / f"{session_id}.lock"
-
     def hold(self, session_id: str) -> bool:
-        """Mark the session as running in this process until it ends or the process dies.
+        """Mark the session as running in this process (False: another process has it)."""
+        return self.locks.hold(session_id)
 
-        False when another process holds it. Taking the lock is the check: there is no
-        window between asking whether a session is free and claiming it.
-        """
-        if session_id in self._locks:
-            return True
-        path = self._lock_path(session_id)
-        if path is None or fcntl is None:
-            return True
-        while True:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                handle = path.open("a")
-            except OSError:
-                return False  # no lock file, no claim: two writers would be worse
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                return False
-            try:  # the holder before us may have unlinked the file as it released it
-                same = os.fstat(handle.fileno()).st_ino == path.stat().st_ino
-            except OSError:
-                same = False
-            if same:
-                self._locks[session_id] = handle
-                return True
-            handle.close()
+    def closing(self) -> None:
+        """This process is saving and about to end: a resume started now waits for it."""
+        self.locks.closing()
 
     def claim_interrupted(self) -> SessionRow | None:
         """The newest interrupted session, now held by this process; None if there is none.
@@ -262,9 +227,9 @@ class Store:
         busy = False
         for (session_id,) in self.conn.execute(
                 "SELECT id FROM sessions WHERE status = 'active' ORDER BY started_at DESC").fetchall():
-            if session_id in self._locks:
+            if session_id in self.locks:
                 continue
-            if self.hold(session_id):
+            if self.locks.hold_or_wait_for_closing(session_id):
                 row = self.session(session_id)
                 if row is not None and row.status == "active":
                     return row
@@ -277,26 +242,10 @@ class Store:
         return None
 
     def release(self, session_id: str) -> None:
-        handle = self._locks.pop(session_id, None)
-        if handle is not None:
-            handle.close()
-            path = self._lock_path(session_id)
-            if path is not None:
-                path.unlink(missing_ok=True)
+        self.locks.release(session_id)
 
     def is_running_elsewhere(self, session_id: str) -> bool:
-        if session_id in self._locks:
-            return True
-        path = self._lock_path(session_id)
-        if path is None or fcntl is None or not path.exists():
-            return False
-        try:
-            with path.open("a") as handle:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                fcntl.flock(handle, fcntl.LOCK_UN)
-        except OSError:
-            return True
-        return False
+        return self.locks.is_held_elsewhere(session_id)
 
     # ------------------------------------------------------------ reading
 

@@ -119,7 +119,7 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
         else:
             self.push_screen(self._setup_screen())
             self.offer_resume()
-        quit_cleanly_on_signals(self, self.flush_draft)
+        quit_cleanly_on_signals(self, self.flush_before_exit)
         # Start loading only once the first screen is drawn: the loader competes for the
         # GIL, and the user should see a question before anything else happens.
         self.call_after_refresh(self.load_model)
@@ -134,6 +134,12 @@ class InterviewApp(GradingFlow, FollowUpFlow, ScreenRequests, PaletteCommands, A
         for screen in self.screen_stack:
             if isinstance(screen, InterviewScreen):
                 screen.save_now()
+
+    def flush_before_exit(self) -> None:
+        """The terminal closed or a signal came: write the draft, then tell a resume started
+        meanwhile that this process is ending, not open in another window."""
+        self.flush_draft()
+        self.store.closing()
 
     def start_interview(self, plan: InterviewPlan, choices: SetupChoices | None = None) -> None:
         if choices is not None:

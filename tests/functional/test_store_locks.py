@@ -204,3 +204,53 @@ async def test_declining_to_resume_does_not_abandon_a_session_another_window_too
         finally:
             other.kill()
             other.wait()
+
+
+# A process that holds the interrupted session, says it is closing, and ends a second later:
+# a window whose terminal was closed, still saving.
+CLOSER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from interviewer.sessions.store import Store
+    store = Store.open(Path(sys.argv[1]))
+    assert store.claim_interrupted() is not None
+    store.closing()
+    print("CLOSING", flush=True)
+    time.sleep(1.0)
+""")
+
+
+def test_a_resume_waits_for_a_window_that_is_closing(tmp_path: Path) -> None:
+    _interrupted_session(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    closer = subprocess.Popen([sys.executable, "-c", CLOSER, str(tmp_path)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert closer.stdout.readline().strip() == "CLOSING", closer.stderr.read()
+        row = Store.open(tmp_path).claim_interrupted()
+        assert closer.poll() is not None  # it was waited for, not taken from under it
+    finally:
+        closer.kill()
+        closer.wait()
+    assert row is not None and row.id == "s1"
+
+
+def test_a_lock_file_left_saying_closing_does_not_make_its_next_holder_look_closing(
+        tmp_path: Path) -> None:
+    from interviewer.sessions.session_locks import CLOSING
+
+    _interrupted_session(tmp_path)
+    locks = tmp_path / "locks"
+    locks.mkdir(exist_ok=True)
+    (locks / "s1.lock").write_text(CLOSING)  # its writer was killed as it closed
+    go = tmp_path / "go"
+    go.touch()
+    holder = _claimer(tmp_path, go)
+    try:
+        assert holder.stdout.readline().strip() == "GOT s1"
+        assert (locks / "s1.lock").read_text() == ""
+        with pytest.raises(SessionBusy, match="already open in another window"):
+            Store.open(tmp_path).claim_interrupted()
+    finally:
+        holder.kill()
+        holder.wait()

@@ -116,3 +116,25 @@ def test_total_time_from_the_command_line(start) -> None:
     with sqlite3.connect(home / "interviewer.db") as db:
         plan = json.loads(db.execute("SELECT plan_json FROM sessions").fetchone()[0])
     assert plan["total_limit"] == 120 and plan["time_limit"] == 300
+
+
+def test_resume_right_after_closing_the_terminal_gets_the_interview_back(start) -> None:
+    """The closed window is still saving as the user types ``interviewer resume``: the
+    resume waits for it rather than calling the interview open in another window."""
+    session, pid, home = start("run", "--bank", "ai-infra-zh", "--count", "1",
+                               "--time-limit", "5m")
+    tmux("send-keys", "-t", session, "-l", TYPED)
+    poll(lambda: TYPED[-12:] in tmux("capture-pane", "-p", "-t", session), what="the typed text")
+    tmux("kill-session", "-t", session)  # no wait for the old app to finish
+    name = f"iv-{uuid.uuid4().hex[:8]}"
+    env = (f"INTERVIEWER_HOME={home} HF_HUB_OFFLINE=1 LANG=C.UTF-8 TERM=xterm-256color "
+           f"PYTHONPATH={ROOT}")
+    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+         f"sh -c 'exec env {env} {sys.executable} -m interviewer resume'; sleep 60")
+    try:
+        screen = poll(lambda: (lambda s: s if ("Question 1 of" in s or "rror" in s
+                                               or "already open" in s) else "")(
+            tmux("capture-pane", "-p", "-t", name)), timeout=60, what="the resumed interview")
+        assert "Question 1 of" in screen and TYPED[-12:] in screen, screen
+    finally:
+        tmux("kill-session", "-t", name, check=False)
