@@ -29,14 +29,36 @@ _EN = (
                r"(?P<b>[^?,]+?)\s*(?:\?|$)", re.I),
 )
 _ZH = (
-    re.compile(r"(?P<list>[^，,。？?：:；;]{2,60}?)(?:之间)?(?:的|有什么|有何|有哪些|存在什么|主要|核心)*"
+    re.compile(r"(?P<list>(?:[^，,。？?：:；;]|::){2,60}?)(?:之间)?(?:的|有什么|有何|有哪些|存在什么|主要|核心)*"
                r"(?:区别|差异|不同|异同|差别)"),
     re.compile(r"(?:对比|比较)(?:一下)?(?P<list>[^，,。？?；;]{2,60})"),
     # two things asked about together are told apart too ("什么是防抖和节流？")
     re.compile(r"^(?:什么是|何为|请?解释(?:一下)?|说说|谈谈)(?P<list>[^，,。？?；;]{1,30}?(?:和|与|跟|以及|及)"
                r"[^，,。？?；;]{1,30}?)(?:分别是什么|是什么|的概念)?\s*(?:[？?，,]|$)"),
 )
-_EN += (re.compile(r"^what\s+(?:are|is)\s+(?P<list>[^?]{2,50}?\s+and\s+[^?]{2,50}?)\s*\?", re.I),)
+_EN += (
+    re.compile(r"^what\s+(?:are|is)\s+(?P<list>[^?]{2,50}?\s+and\s+[^?]{2,50}?)\s*\?", re.I),
+    # "How do top-k and top-p sampling differ", "use git rebase vs git merge", "Which is
+    # faster - subquery or JOIN?"
+    re.compile(r"\bhow\s+(?:do|does|are|is)\s+(?P<list>[^?,]{2,40}?\s+and\s+[^?,]{2,40}?)\s+"
+               r"(?:differ|compare)\b", re.I),
+    re.compile(r"\b(?:use|choose|pick|prefer)\s+(?P<list>[^?,]{2,40}?\s+(?:vs\.?|versus)\s+"
+               r"[^?,]{2,40}?)\s*(?:\?|$|\.(?!\w)|[—–]|\s-\s)", re.I),
+    re.compile(r"^which\s+is\s+\w+\s*[-—–:,]\s*(?P<list>[^?]{2,40}?\s+or\s+[^?]{2,40}?)\s*\?", re.I),
+)
+# a title that is the two things ("乐观锁与悲观锁", "InnoDB 和 MyISAM 对比"), or asks which of
+# them or what each does ("CLOSE_WAIT 和 TIME_WAIT 哪个更危险？", "TCP与UDP分别有哪些使用场景？")
+_TITLE_PART = (r"(?:(?!哪|什么|如何|怎么|怎样|为何|为什么|吗|分别|各|是否|能否|可以|有没有)"
+               r"[^，,。？?：:；;的]){1,20}")
+_TITLES = (
+    re.compile(rf"^\s*(?:什么叫|什么是)?(?P<list>{_TITLE_PART}(?:和|与|跟){_TITLE_PART}?)\s*"
+               r"(?:(?:的)?(?:对比|比较))?\s*[？?]?\s*$"),
+    re.compile(rf"^\s*(?P<list>{_TITLE_PART}(?:和|与|跟){_TITLE_PART}?)\s*(?:在[^，,。？?]{{1,20}})?"
+               r"(?:哪个|哪一个|谁|分别|各自|各)"),
+)
+# what a title asks about a thing, not a thing ("ReAct 架构原理与失败场景", "复制流程和原理")
+_ASPECT = re.compile(r"(?:原理|优势|劣势|优点|缺点|场景|流程|作用|方法|特点|概念|应用|实现|思想|挑战|"
+                     r"机制|过程|步骤|影响|意义|区别|联系|因素|问题)$")
 _SPLIT = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|,|，|、|\band\b|\bor\b|\bvs\.?(?=\s)|\bversus\b|"
                     r"\bwith\b|\bto\b|和|与|跟|及|以及|&|\bVS\b)\s*", re.I)
 _LEAD = re.compile(r"^(?:(?:the|a|an|using|between)\s+|请?(?:对比|比较|解释并比较|说说|简述|谈谈|"
@@ -51,7 +73,7 @@ _PRONOUN = re.compile(r"^(?:它|其|他们|它们|二者|两者|三者|they|it|t
 # a head word the names share, or a generic one, may be left out ("WHERE" for "WHERE clause")
 _GENERIC = frozenset("clause clauses index indexes key keys lock locks hook hooks binding model "
                      "models pattern patterns operator operators function functions method "
-                     "methods statement statements command commands".split()) | frozenset(
+                     "methods statement statements command commands sampling".split()) | frozenset(
     ("索引", "协议", "模型", "版本", "架构", "函数", "属性", "指标", "方法", "机制", "算法", "模式"))
 _BRACKET = re.compile(r"\s*[（(]([^（）()]{1,20})[)）]\s*")
 _LATIN = re.compile(r"[a-z0-9]")
@@ -102,7 +124,7 @@ def _aliases(name: str, heads: set[str]) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def compared_things(question: str) -> tuple[tuple[str, ...], ...]:
     """The things ``question`` compares, each as its names (lower-cased), or ()."""
-    for pattern in _EN + _ZH:
+    for pattern in _EN + _ZH + _TITLES:
         m = pattern.search(question)
         if not m:
             continue
@@ -114,6 +136,8 @@ def compared_things(question: str) -> tuple[tuple[str, ...], ...]:
                  and len(p.split()) <= 5]
         if len(set(names)) < 2 or len(names) != len(cleaned):
             continue  # a part that is no name ("explain how they map") is no comparison
+        if pattern in _TITLES and any(_ASPECT.search(n) for n in names):
+            continue
         if any(set(a.split()) < set(b.split()) for a in names for b in names):
             return ()  # a thing and a part of it ("Aggregate and Aggregate Root") are no pair
         last_words = [n.split()[-1] for n in names if n.isascii()]

@@ -29,6 +29,20 @@ from interviewer.grading.compared import Compared, compared_things
     # two things asked about together
     ("什么是防抖和节流？", [("防抖",), ("节流",)]),
     ("What are processes and threads?", [("processes",), ("threads",)]),
+    # a title that is the two things, or asks which of them, or what each does
+    ("乐观锁与悲观锁", [("乐观锁",), ("悲观锁",)]),
+    ("重绘（Repaint）和回流（Reflow）", [("重绘", "repaint"), ("回流", "reflow")]),
+    ("InnoDB 和 MyISAM 对比", [("innodb",), ("myisam",)]),
+    ("CLOSE_WAIT 和 TIME_WAIT 哪个更危险？", [("close_wait",), ("time_wait",)]),
+    ("TCP与UDP分别有哪些使用场景？", [("tcp",), ("udp",)]),
+    ("CPU 和 GPU 在 LLM 推理里各干什么？CPU 还能丢掉吗？", [("cpu",), ("gpu",)]),
+    ("什么叫大端和小端？", [("大端",), ("小端",)]),
+    ("std::move 与 std::forward 的区别？", [("std::move",), ("std::forward",)]),
+    ("How do top-k and top-p sampling differ in text generation?",
+     [("top-k",), ("top-p sampling", "top-p")]),
+    ("When should you use git rebase vs git merge? Trade-offs?",
+     [("git rebase",), ("git merge",)]),
+    ("Which is faster - subquery or JOIN?", [("subquery",), ("join",)]),
 ])
 def test_a_question_names_what_it_compares(question: str, things: list[tuple[str, ...]]) -> None:
     assert list(compared_things(question)) == things
@@ -40,6 +54,8 @@ def test_a_question_names_what_it_compares(question: str, things: list[tuple[str
     "什么是 Agentic RAG？它与传统 RAG 有什么区别？",
     "What is batch normalization and why does it help?", "什么是 MVCC 和它的实现原理？",
     "What is an Aggregate and Aggregate Root?",
+    "模型量化的原理和常见方法？", "Kafka 的分区与消费组机制是什么？", "大模型训练和推理如何加速？",
+    "怎么提高训练效率（时间和资源角度）？", "ReAct 架构原理与失败场景", "MySQL主从复制流程和原理？",
 ])
 def test_a_question_that_compares_nothing_named_names_nothing(question: str) -> None:
     assert compared_things(question) == ()
