@@ -60,7 +60,7 @@ from interviewer.grading.polarity import (_APOSTROPHE, _CONDITION, _QUESTION_EN,
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
-from interviewer.grading.compared import Compared, states_another_point, swapped_thing
+from interviewer.grading.compared import Compared, Names, states_another_point, swapped_thing
 from interviewer.grading.scopes import other_scope
 from interviewer.grading.averting import denies_preventing
 from interviewer.grading.roles import roles_swapped
@@ -326,7 +326,8 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     # a denial of another scope ("across partitions" against "within a partition") is no
     # denial of the point
     if (not _point_asks(point) and not other_scope(point, span)
-            and _negation_by_subject(point, span)) or changed_against_steady(point, span) \
+            and _negation_by_subject(point, span, compared.names)) \
+            or changed_against_steady(point, span) \
             or denies_preventing(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \
@@ -348,10 +349,10 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     return None
 
 
-def _negation_by_subject(point: str, span: str) -> bool:
+def _negation_by_subject(point: str, span: str, names: Names = ()) -> bool:
     """:func:`negation_conflict`, read thing by thing when the point says one thing of each
     of several named things (:mod:`interviewer.grading.subjects`)."""
-    pairs = paired_by_subject(point, span)
+    pairs = paired_by_subject(point, span, names)
     if pairs is None:
         return negation_conflict(point, span)
     return any(negation_conflict(mine, said, whole=point) for mine, said in pairs)

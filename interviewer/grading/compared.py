@@ -111,6 +111,7 @@ def _aliases(name: str, heads: set[str]) -> tuple[str, ...]:
     bracket = _BRACKET.search(name)
     if bracket:
         out = [_BRACKET.sub(" ", name).strip(), bracket.group(1).strip()]
+    out += [a.rsplit("::", 1)[1] for a in out if "::" in a]  # "std::map": "map"
     for alias in list(out):
         words = alias.split()
         if len(words) >= 2 and words[-1] in heads:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interviewer.grading.claims import contradiction, is_bare, names_neighbour, numbers
+from interviewer.grading.compared import Compared, compared_things
 
 
 @pytest.mark.parametrize(("point", "span", "kind"), [
@@ -1026,3 +1027,22 @@ def test_what_is_given_up_is_denied() -> None:
     assert contradiction("Journal updates are atomic in ordered mode",
                          "Ordered mode gives up atomic journal updates") == "negated"
 
+
+
+_MAPS = Compared(compared_things("std::map 与 std::unordered_map 有什么区别？"))
+_PREFIX = "前缀缓存：PagedAttention (vLLM) 不支持；RadixAttention (SGLang) 支持（基数树管理）"
+
+
+@pytest.mark.parametrize(("point", "span", "compared", "kind"), [
+    # a label before the first thing is what the point is about, not a thing of its own
+    (_PREFIX, "RadixAttention 靠基数树管理，天然支持前缀缓存", Compared(), None),
+    (_PREFIX, "PagedAttention 也支持前缀缓存", Compared(), "negated"),
+    # the things the question compares are subjects too, lower-cased or under a namespace
+    ("迭代器：map 插入不失效；unordered_map rehash 全失效", "unordered_map 一旦 rehash 所有迭代器都失效",
+     _MAPS, None),
+    ("迭代器：map 插入不失效；unordered_map rehash 全失效", "map 插入以后迭代器也会失效", _MAPS,
+     "negated"),
+])
+def test_a_labelled_point_about_several_things_is_read_thing_by_thing(
+        point: str, span: str, compared: Compared, kind: str | None) -> None:
+    assert contradiction(point, span, compared) == kind

@@ -37,7 +37,7 @@ from interviewer.grading.compared import Compared, compared_things
     ("TCP与UDP分别有哪些使用场景？", [("tcp",), ("udp",)]),
     ("CPU 和 GPU 在 LLM 推理里各干什么？CPU 还能丢掉吗？", [("cpu",), ("gpu",)]),
     ("什么叫大端和小端？", [("大端",), ("小端",)]),
-    ("std::move 与 std::forward 的区别？", [("std::move",), ("std::forward",)]),
+    ("std::move 与 std::forward 的区别？", [("std::move", "move"), ("std::forward", "forward")]),
     ("How do top-k and top-p sampling differ in text generation?",
      [("top-k",), ("top-p sampling", "top-p")]),
     ("When should you use git rebase vs git merge? Trade-offs?",
