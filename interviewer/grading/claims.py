@@ -63,12 +63,13 @@ from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_
 from interviewer.grading.compared import Compared, Names, states_another_point, swapped_thing
 from interviewer.grading.scopes import other_scope
 from interviewer.grading.averting import denies_preventing
+from interviewer.grading.not_only import only_against_not_only
 from interviewer.grading.roles import roles_swapped
 from interviewer.grading.subjects import paired_by_subject
 
 # ---------------------------------------------------------------- negation
 
-_DENIAL = re.compile(r"(?<!差)不(?![断仅但过少久管论止然如足错稳变行]|同(?!步))|没|无需|无用|并非|用不着|"
+_DENIAL = re.compile(r"(?<!差)不(?![断仅只光但过少久管论止然如足错稳变行]|单(?!独)|(?:能|要|应该?|该|可以?)只|同(?!步))|没|无需|无用|并非|用不着|"
                      r"\b(?:not|no|never|useless|n't)\b|n't")
 
 
@@ -327,7 +328,7 @@ def contradiction(point: str, span: str, compared: Compared = Compared()) -> str
     # denial of the point
     if (not _point_asks(point) and not other_scope(point, span)
             and _negation_by_subject(point, span, compared.names)) \
-            or changed_against_steady(point, span) \
+            or changed_against_steady(point, span) or only_against_not_only(point, span) \
             or denies_preventing(point, span):
         return "negated"
     if direction_conflict(point, span) or reversed_transition(point, span) \

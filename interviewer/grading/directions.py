@@ -73,7 +73,11 @@ _ORDER = frozenset(("之后", "之前", "提前", "after", "later", "before", "e
 _TIME_ZH = r"(?:时间|耗时|时长|时延|延迟|等待)"
 # first-token and per-token latencies are times too, in either language's text
 _TIME_EN = r"(?:time|latency|duration|wait|waiting|ttft|tpot|itl)"
-_TIME_END = re.compile(f"(?:{_TIME_ZH}|(?<![a-z0-9]){_TIME_EN})(?:[的了会将也就都还要能可\\s]|反而|往往|通常|一般)*$")
+_TIME_END = re.compile(f"(?:{_TIME_ZH}|(?<![a-z0-9]){_TIME_EN})(?:[的了会将也就都还要能可\\s]|反而|往往|通常|一般)*"
+                       f"(?:(?:压|降|减|缩|控制)(?:到|在))?$")  # "把停机时间压到最低"
+# a time first in a list of what a verb moves ("降低延迟和数据库负载")
+_LISTED_TIME = re.compile(f"([^，,；;。、和与及]{{0,10}}?{_TIME_ZH})\\s*(?:、|和|与|及|以及)")
+_LISTED_TIME_BEFORE = re.compile(f"([^，,；;。、和与及]{{0,10}}?{_TIME_ZH})\\s*(?:、|和|与|及|以及)(?=[^，,；;。]*$)")
 _QUALITY = frozenset(("更好", "变好", "改善", "better", "improves", "improved", "变差", "更差", "恶化",
                       "略降", "下滑", "worse", "degrades", "degraded"))
 
@@ -152,6 +156,14 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
             near = before + " " + after
         else:
             near = after if _names_after(word, after) else before
+            if word not in _SPEED | frozenset(_ONE):
+                # "降低延迟和数据库负载", "延迟和成本都下降": a shorter time, and less of the rest
+                forward = _names_after(word, after)
+                listed = (_LISTED_TIME.match(after) if forward
+                          else _LISTED_TIME_BEFORE.search(before))
+                if listed:
+                    out.append((-sign, near_units(listed.group(1)), None))
+                    near = after[listed.end():] if forward else before[listed.end():]
         # "一个" is a count: it only meets "更多/more" of the same thing
         sign = sign * (2 if word in _ONE else 3 if word in _MORE
                        and not _COMPARATIVE.match(after) else 1)

@@ -19,10 +19,10 @@ from interviewer.grading.alternatives import _SPAN_CLAUSE
 from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _terms, _units
 
 # Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断, 学不动,
-# 不仅, 差不多 ...).
-_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅但过少久管论止然如足错稳变行好够了到]|同(?!步)|一(?!致)|(?<=[学拉推搬跑走挪]不)动)|没有|没|"
+# 不仅, 不只, 不能只, 不光, 不单 (not 不单独), 差不多 ...): "not only" affirms what follows.
+_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅只光但过少久管论止然如足错稳变行好够了到]|单(?!独)|(?:能|要|应该?|该|可以?)只|同(?!步)|一(?!致)|(?<=[学拉推搬跑走挪]不)动)|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|阻止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
-                     r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处]))")
+                     r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处只]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
 # ("损失降不到 1% 以内")
 _AMOUNT = r"\s*(?:[0-9０-９.]|[一二两三四五六七八九十百千万半几]|百分之)"
@@ -277,7 +277,7 @@ def _polarity(text: str, loose: bool = False, regarded: bool = False) -> _Polari
                 heads.add(" ".join(content[:3]))
             continue
         clause = _CLAUSE_END.split(lowered[m.end():], maxsplit=1)[0]  # "if not, fix it"
-        if not loose and m.group() == "not" and _NOT_ONLY.match(clause):
+        if not loose and m.group() in ("not", "n't") and _NOT_ONLY.match(clause):
             continue  # "not just", "not only": a denial of nothing (but the same on both sides)
         # its reach: four content words ("not the numbers for the different cpus")
         words = [w for w in re.finditer(r"[a-z0-9][a-z0-9\-]*", clause)

@@ -1046,3 +1046,55 @@ _PREFIX = "前缀缓存：PagedAttention (vLLM) 不支持；RadixAttention (SGLa
 def test_a_labelled_point_about_several_things_is_read_thing_by_thing(
         point: str, span: str, compared: Compared, kind: str | None) -> None:
     assert contradiction(point, span, compared) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # 不只, 不光, 不单 say "not only": they deny nothing
+    ("LoRA 同时动视觉编码和语言解码。", "LoRA 不只挂在语言解码那部分，视觉编码器那边也一起微调", None),
+    ("Redis 同时支持字符串和哈希结构", "Redis 不光支持字符串，也支持哈希结构", None),
+    ("Redis 同时支持字符串和哈希结构", "Redis 不单支持字符串，还支持哈希结构", None),
+    # ... but 不单独 does
+    ("每个分片单独存储一份索引", "分片不单独存储索引", "negated"),
+])
+def test_not_only_in_chinese_denies_nothing(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a time listed with other quantities is still a time: lowering it lowers it
+    ("缓存降低延迟和数据库负载", "缓存降低延迟，也减轻数据库负载", None),
+    ("缓存降低延迟和数据库负载", "缓存能降低数据库负载", None),
+    ("缓存降低延迟和数据库负载", "缓存会增加延迟", "reversed"),
+    ("缓存降低延迟和数据库负载", "缓存会增加数据库负载", "reversed"),
+])
+def test_a_time_in_a_list_of_quantities_moves_as_a_time(point: str, span: str,
+                                                        kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "不能只看 X" is "不只看 X": both say "not only"
+    ("跑真实业务评测集，不只看 PPL 或少量样例。", "效果方面，用真实业务评测集来验证，不能只看困惑度或少量样例"),
+    ("评测最终应看 task success，不只看 next-action accuracy", "评测不能只看每一步动作预测得准不准，最终要看整个任务有没有做成"),
+    ("评测最终应看 task success，不只看 next-action accuracy", "评测最终要看整个任务是否成功完成，而不能只看下一步动作预测的准确率"),
+    ("Blue-Green Deployment 是一种减少服务宕机时间和避免 regression 的方法，它提供了两套一摸一样的生产环境",
+     "蓝绿发布的思路是准备两套完全相同的线上环境，目的是把停机时间压到最低，同时避免新版本带来回归问题"),
+])
+def test_not_only_said_either_way_agrees(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    ("量化不能只看 LLM 权重；vision tower、projector、KV cache 也可能成为瓶颈或精度敏感点",
+     "Quantizing an MLLM isn't just about the LLM weights: the vision tower, the projector and "
+     "the KV cache can also be bottlenecks", None),
+    # "only X" against "not only X" says the other way
+    ("Trace 评测不能只看最终答案，还要看中间 action 是否越权。", "评测只看最终答案引用的文档对不对就行", "negated"),
+    ("上线前不要只测 happy path，还要测重试和积压", "上线前只测 happy path 就够了", "negated"),
+    ("Evaluation must not look only at the final answer", "evaluation only looks at the final answer", "negated"),
+    ("评估只看最终答案", "评估不能只看最终答案", "negated"),
+    # ... but "only" of another thing is not
+    ("Trace 评测不能只看最终答案，还要看中间 action 是否越权。", "只看一次是不够的，还要看中间步骤有没有越权", None),
+])
+def test_only_against_not_only(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
