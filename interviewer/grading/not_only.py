@@ -4,7 +4,7 @@ final answer".
 
 "Not only" (不只, 不能只, 别只, not only, not just, rather than just) affirms X and more; "only" (只, 仅, only,
 just) limits to X. Each is read with what follows it in its clause; the two contradict when
-they share two of those words (or one Latin term).
+they share two of those words.
 
 Plain ``re`` only.
 """
@@ -52,8 +52,7 @@ def _readings(text: str) -> tuple[tuple[frozenset[str], ...], tuple[frozenset[st
 
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> bool:
-    common = a & b
-    return len(common) >= 2 or any(u.isascii() and len(u) >= 3 for u in common)
+    return len(a & b) >= 2
 
 
 def only_against_not_only(point: str, span: str) -> bool:

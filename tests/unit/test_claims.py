@@ -1098,3 +1098,10 @@ def test_not_only_said_either_way_agrees(point: str, span: str) -> None:
 ])
 def test_only_against_not_only(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+def test_not_only_of_another_thing_sharing_one_word_is_no_denial() -> None:
+    assert contradiction(
+        "A high request-level hit rate can still save little work if only short prefixes hit.",
+        "a high fraction of requests with a hit can still save little if the matched prefixes "
+        "are short - look at tokens saved, not just requests hit.") is None
