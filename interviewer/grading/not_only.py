@@ -4,7 +4,7 @@ final answer".
 
 "Not only" (不只, 不能只, 别只, not only, not just, rather than just) affirms X and more; "only" (只, 仅, only,
 just) limits to X. Each is read with what follows it in its clause; the two contradict when
-they share two of those words.
+they share two of those words, or the one word of one side.
 
 Plain ``re`` only.
 """
@@ -22,13 +22,14 @@ _NOT_ONLY_EN = re.compile(r"(?:\bnot|n't|\brather than|\binstead of|\bmore than|
                           r"(?:only|just|merely|solely)\b")
 _ONLY_EN = re.compile(r"\b(?:only|just|merely|solely)\b")
 _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
-_REACH = 12  # characters of a Chinese clause after the cue that it limits
+_REACH = 10  # Chinese characters after the cue that it limits (Latin words between them too)
 
 
 def _after(text: str, end: int) -> frozenset[str]:
     tail = _CLAUSE_END.split(text[end:], maxsplit=1)[0]
     if not tail[:1].isascii() or re.match(r"\s*[\u4e00-\u9fff]", tail):
-        tail = tail[:_REACH]
+        cjk = [m.end() for m in re.finditer(r"[\u4e00-\u9fff]", tail)]
+        tail = tail[:cjk[_REACH - 1]] if len(cjk) >= _REACH else tail
     else:
         tail = " ".join(tail.split()[:5])
     return frozenset(_units(tail))
@@ -52,7 +53,11 @@ def _readings(text: str) -> tuple[tuple[frozenset[str], ...], tuple[frozenset[st
 
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> bool:
-    return len(a & b) >= 2
+    """Two words in common, or the one word of a side ("只在 FLOPs" against "不只是 FLOPs")."""
+    a = frozenset(u for u in a if len(u) > 1)  # 是, 在: no word of what is limited
+    b = frozenset(u for u in b if len(u) > 1)
+    common = a & b
+    return len(common) >= 2 or (len(common) == 1 and min(len(a), len(b)) == 1)
 
 
 def only_against_not_only(point: str, span: str) -> bool:

@@ -1105,3 +1105,16 @@ def test_not_only_of_another_thing_sharing_one_word_is_no_denial() -> None:
         "A high request-level hit rate can still save little work if only short prefixes hit.",
         "a high fraction of requests with a hit can still save little if the matched prefixes "
         "are short - look at tokens saved, not just requests hit.") is None
+
+
+def test_only_against_not_only_reads_past_a_latin_name() -> None:
+    assert contradiction("KV Cache 只在 Decoder 自回归生成时有用。",
+                         "KV Cache 在 Encoder 的一次性前向里同样有用，不只是自回归生成。") == "negated"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("标准 attention 的瓶颈不只是 FLOPs，还包括 IO", "标准 attention 的瓶颈只在 FLOPs"),
+    ("标准 attention 的瓶颈不只是 FLOPs，还包括 IO", "since standard attention is bottlenecked only by FLOPs"),
+])
+def test_only_the_one_thing_not_only_names_is_a_denial(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
