@@ -75,6 +75,10 @@ ALTERNATIVES: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("缓存穿透", "cache penetration"), ("缓存击穿", "cache breakdown", "hotspot invalid"),
      ("缓存雪崩", "cache avalanche")),
     (("rdb",), ("aof",)),  # Redis persistence
+    (("先进先出", "fifo", "first-in first-out", "first in first out", "first-in, first-out"),
+     ("后进先出", "lifo", "last-in first-out", "last in first out", "last-in, first-out")),
+    (("栈上", "栈内存", "stack allocation", "on the stack", "the stack"),
+     ("堆上", "堆内存", "heap allocation", "on the heap", "the heap")),
     # the side of a Kafka client or server a setting belongs to
     (("broker 端", "broker端", "broker-side", "broker side", "服务端"),
      ("producer 端", "producer端", "producer-side", "producer side", "生产者端", "生产端"),

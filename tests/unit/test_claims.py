@@ -1118,3 +1118,17 @@ def test_only_against_not_only_reads_past_a_latin_name() -> None:
 ])
 def test_only_the_one_thing_not_only_names_is_a_denial(point: str, span: str) -> None:
     assert contradiction(point, span) == "negated"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # first-in first-out and last-in first-out, the stack and the heap: one in the other's place
+    ("多个 defer 按后进先出的顺序执行", "多个 defer 按注册顺序先进先出执行", "swapped"),
+    ("Deferred calls run in LIFO order", "Deferred calls run in FIFO order, first registered first", "swapped"),
+    ("Stack allocation is preferred: Faster, no GC overhead",
+     "Heap allocation is preferred in Go: it is faster and has no GC overhead", "swapped"),
+    ("Stack allocation is faster", "stack allocation is faster than heap allocation", None),
+    ("多个 defer 按后进先出的顺序执行", "defer 是后进先出的，像栈一样", None),
+])
+def test_the_order_of_a_queue_and_the_place_of_memory_are_alternatives(
+        point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
