@@ -55,8 +55,8 @@ from interviewer.grading.directions import (  # noqa: F401 (tests read them here
 )
 from interviewer.grading.numbers import number_conflict, numbers  # noqa: F401 (tests read it here)
 from interviewer.grading.polarity import (_APOSTROPHE, _CONDITION, _QUESTION_EN, _QUESTION_ZH,
-                                          _minus, _Polarity, _polarity, _within,
-                                          stated_as_asserted, without_replaced)
+                                          NOT_A_DENIAL_AFTER_BU, _minus, _Polarity, _polarity,
+                                          _within, stated_as_asserted, without_replaced)
 from interviewer.grading.reversals import (mappings, reversed_mapping, reversed_move,
                                            reversed_steps, reversed_trade, reversed_transition,
                                            steps, transitions)
@@ -69,7 +69,7 @@ from interviewer.grading.subjects import paired_by_subject
 
 # ---------------------------------------------------------------- negation
 
-_DENIAL = re.compile(r"(?<!差)不(?![断仅只光但过少久管论止然如足错稳变行]|单(?!独)|(?:能|要|应该?|该|可以?)只|同(?!步))|没|无需|无用|并非|用不着|"
+_DENIAL = re.compile(r"(?<!差)不(?!" + NOT_A_DENIAL_AFTER_BU + r")|没|无需|无用|并非|用不着|"
                      r"\b(?:not|no|never|useless|n't)\b|n't")
 
 

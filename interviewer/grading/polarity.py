@@ -20,7 +20,11 @@ from interviewer.grading.claim_text import _CJK_RUN, _STOP_EN, _WORD, _stem, _te
 
 # Chinese cues; 不 is left out where it only forms another word (不同 but not 不同步, 不断, 学不动,
 # 不仅, 不只, 不能只, 不光, 不单 (not 不单独), 差不多 ...): "not only" affirms what follows.
-_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?![断仅只光但过少久管论止然如足错稳变行好够了到]|单(?!独)|(?:能|要|应该?|该|可以?)只|同(?!步)|一(?!致)|(?<=[学拉推搬跑走挪]不)动)|没有|没|"
+# what 不 forms a word with, not a denial, wherever a denial is read; NOT_A_DENIAL_AFTER_BU
+# is that part of a lookahead after 不
+NOT_A_DENIAL_AFTER_BU = r"[断仅只光但过少久管论止然如足错稳变行]|单(?!独)|(?:能|要|应该?|该|可以?)只|同(?!步)"
+_NEG_ZH = re.compile(r"(?<![先暂还尚差])(?:不足以|不(?!" + NOT_A_DENIAL_AFTER_BU
+                     + r"|[好够了到]|一(?!致)|(?<=[学拉推搬跑走挪]不)动)|没有|没|"
                      r"无需|无须|无法|并非|并不|绝非|未(?!来)|避免|防止|阻止|免得|以免|而非|而不是|缺少|缺乏|缺失|丢失|"
                      r"(?<![区类分级识特个差告性鉴辨派])别(?![名的人处只]))")
 # ... but 不到 before an amount is a bound ("下降不到百分之一"), unless it is one not reached
