@@ -76,8 +76,9 @@ _TIME_EN = r"(?:time|latency|duration|wait|waiting|ttft|tpot|itl)"
 _TIME_END = re.compile(f"(?:{_TIME_ZH}|(?<![a-z0-9]){_TIME_EN})(?:[的了会将也就都还要能可\\s]|反而|往往|通常|一般)*"
                        f"(?:(?:压|降|减|缩|控制)(?:到|在))?$")  # "把停机时间压到最低"
 # a time first in a list of what a verb moves ("降低延迟和数据库负载")
-_LISTED_TIME = re.compile(f"([^，,；;。、和与及]{{0,10}}?{_TIME_ZH})\\s*(?:、|和|与|及|以及)")
-_LISTED_TIME_BEFORE = re.compile(f"([^，,；;。、和与及]{{0,10}}?{_TIME_ZH})\\s*(?:、|和|与|及|以及)(?=[^，,；;。]*$)")
+_LISTED = f"([^，,；;。、和与及]{{0,10}}?{_TIME_ZH})\\s*(?:、|和|与|及|以及)"
+_LISTED_TIME = re.compile(_LISTED)
+_LISTED_TIME_BEFORE = re.compile(_LISTED + "(?=[^，,；;。]*$)")  # ... the last list before the word
 _QUALITY = frozenset(("更好", "变好", "改善", "better", "improves", "improved", "变差", "更差", "恶化",
                       "略降", "下滑", "worse", "degrades", "degraded"))
 
@@ -155,10 +156,10 @@ def _directions(text: str) -> list[tuple[int, set[str], Order]]:
         elif word in _EITHER_SIDE:
             near = before + " " + after
         else:
-            near = after if _names_after(word, after) else before
+            forward = _names_after(word, after)
+            near = after if forward else before
             if word not in _SPEED | frozenset(_ONE):
                 # "降低延迟和数据库负载", "延迟和成本都下降": a shorter time, and less of the rest
-                forward = _names_after(word, after)
                 listed = (_LISTED_TIME.match(after) if forward
                           else _LISTED_TIME_BEFORE.search(before))
                 if listed:

@@ -15,13 +15,13 @@ import re
 from functools import lru_cache
 
 from interviewer.grading.claim_text import _units
+from interviewer.grading.polarity import _CLAUSE_END
 
 _NOT_ONLY_ZH = re.compile(r"(?:不|别)(?:能|要|应该?|该|可以?|会)?(?:只|仅仅?|光|单(?!独))")
 _ONLY_ZH = re.compile(r"(?<![不别能要该以会])(?:只|仅仅?)(?![要是有])")
 _NOT_ONLY_EN = re.compile(r"(?:\bnot|n't|\brather than|\binstead of|\bmore than|\bbeyond)\s+(?:\w+\s+)?"
                           r"(?:only|just|merely|solely)\b")
 _ONLY_EN = re.compile(r"\b(?:only|just|merely|solely)\b")
-_CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _REACH = 10  # Chinese characters after the cue that it limits (Latin words between them too)
 
 
@@ -32,7 +32,7 @@ def _after(text: str, end: int) -> frozenset[str]:
         tail = tail[:cjk[_REACH - 1]] if len(cjk) >= _REACH else tail
     else:
         tail = " ".join(tail.split()[:5])
-    return frozenset(_units(tail))
+    return frozenset(u for u in _units(tail) if len(u) > 1)  # 是, 在: no word of what is limited
 
 
 @lru_cache(maxsize=4096)
@@ -54,8 +54,6 @@ def _readings(text: str) -> tuple[tuple[frozenset[str], ...], tuple[frozenset[st
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> bool:
     """Two words in common, or the one word of a side ("只在 FLOPs" against "不只是 FLOPs")."""
-    a = frozenset(u for u in a if len(u) > 1)  # 是, 在: no word of what is limited
-    b = frozenset(u for u in b if len(u) > 1)
     common = a & b
     return len(common) >= 2 or (len(common) == 1 and min(len(a), len(b)) == 1)
 

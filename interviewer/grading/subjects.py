@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 
 from interviewer.content.language import language_of
+from interviewer.grading.compared import Names
 
 _CLAUSE = re.compile(r"[，,；;。!?！？\n]|\.(?!\w)")
 # the name a clause starts with, after a word that joins it to the one before ("而 MyISAM");
@@ -32,7 +33,11 @@ _JOINER = re.compile(r"\s*(?:(?:而且|而|但是|但|and|while|whereas|but)\s*)
 # "前缀缓存：" before the first thing: what the point is about
 _LABEL = re.compile(r"^\s*[^：:，,。；;]{1,12}[：:]\s*")
 
-Names = tuple[tuple[str, ...], ...]
+@lru_cache(maxsize=1024)
+def _longest_first(names: Names) -> tuple[tuple[int, str], ...]:
+    """Every alias with its thing, longest first: "unordered_map" is read before "map"."""
+    return tuple(sorted(((i, a) for i, aliases in enumerate(names) for a in aliases),
+                        key=lambda p: -len(p[1])))
 
 
 def _leading_name(clause: str, names: Names = (), latin: bool = True) -> str | None:
@@ -41,8 +46,7 @@ def _leading_name(clause: str, names: Names = (), latin: bool = True) -> str | N
     if names:
         lowered = clause.lower()
         at = _JOINER.match(lowered).end()
-        for i, alias in sorted(((i, a) for i, aliases in enumerate(names) for a in aliases),
-                               key=lambda p: -len(p[1])):
+        for i, alias in _longest_first(names):
             end = at + len(alias)
             if lowered.startswith(alias, at) and not (
                     alias[-1:].isascii() and alias[-1:].isalnum()
