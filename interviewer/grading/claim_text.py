@@ -25,12 +25,18 @@ _STOP_EN = frozenset(
     "they them only just also very much more less".split())
 
 
+_DOUBLED = re.compile(r"(?<=..)([b-df-hj-km-rtv-y])\1$")  # not ll, ss, zz, ff, nor "add"
+
+
 def _stem(word: str) -> str:
-    """Enough stemming that "stores", "stored", "storing" and "store" meet."""
+    """Enough stemming that "stores", "stored", "storing" and "store" meet, and "preferred",
+    "prefers"; "queries", "copied" and "query", "copy"."""
+    if len(word) > 4 and word.endswith(("ies", "ied")):
+        return word[:-3] + "y"
     if len(word) > 5 and word.endswith("ing"):
-        word = word[:-3]
+        word = _DOUBLED.sub(r"\1", word[:-3])
     elif len(word) > 4 and word.endswith("ed"):
-        word = word[:-2]
+        word = _DOUBLED.sub(r"\1", word[:-2])
     elif len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
         word = word[:-2]
     elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
