@@ -90,6 +90,10 @@ _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
 _PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
+# "不会因为 X 而 Y", "不对 X 进行 Y": the cause or the object is what Y is said of; Y is denied
+# (and in "不会真的去 Y", Y: 真的 says how surely)
+_SAID_OF_ZH = re.compile(f"[{_AUX_ZH}]*(?:(?:真的|真正地?)去?|(?:因为|由于|因)[^，,；;。!?！？：:]{{1,16}}?而|"
+                         f"(?:对|把|将|给|向)[^，,；;。!?！？：:]{{1,12}}?(?:进行|加以|作出|做出))")
 _REGARD_ZH = re.compile("考虑|关心|关注|在乎|理会|看")  # verbs of regard, before what they regard
 _WHEN_AFTER_ZH = re.compile(f"{_WHEN}|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")
 
@@ -204,9 +208,10 @@ def _polarity(text: str, loose: bool = False, regarded: bool = False) -> _Polari
         if i in doubled or conditional(m.start()) or (not loose and (
                 _WHEN_ZH.match(lowered, m.start()) or _THEN_ZH.match(lowered, m.end()))):
             continue
-        start = m.end()
+        said_of = _SAID_OF_ZH.match(lowered, m.end())
+        start = said_of.end() if said_of else m.end()
         stop = _reach(lowered, start)
-        spans.append((start, stop))
+        spans.append((m.end(), stop))  # what Y is said of is not asserted either
         scope = _QUOTES.sub("", lowered[start:stop])  # "不是“模型变笨”" denies 模型变笨
         # 不可用, 不可靠: an adjective is denied whole, not the noun after it
         scope = scope if scope.startswith(_ADJECTIVES_ZH) else scope.lstrip(_AUX_ZH)

@@ -360,3 +360,28 @@ def test_zuzhi_stops_what_it_names(point: str, span: str, kind: str | None) -> N
 ])
 def test_a_verb_before_buhuilai_is_denied(point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "不会因为 X 而 Y" denies Y, not X; "不会对 X 进行 Y" denies Y
+    ("守护进程是不依赖终端（tty）的进程, 不会因为用户退出终端而停止运行的进程",
+     "守护进程是不依赖终端设备的进程，用户退出终端它也不会停止运行"),
+    ("归一化和标准化的本质都是一种线性变换，他们都不会因为对数据的处理而改变数据的原始数值排序。",
+     "两者本质上都是线性变换，相当于先按比例缩放再平移若干单位，都不会改变数据原始的数值排序"),
+    ("UDP 没有拥塞控制，一直会以恒定的速度发送数据。即使网络条件不好，也不会对发送速率进行调整",
+     "它也没有拥塞控制，始终以恒定速率发送，网络变差也不调整发送速率"),
+    # ... and what Y is said of is not asserted by the denial either
+    ("乐观锁在整个的执行过程中其实都没有对数据库进行加锁", "整个执行过程中它其实没有对数据库加任何锁"),
+    # "不会真的去 Y" denies Y: 真的 says how surely, and ends no modifier
+    ("乐观锁在整个的执行过程中其实都没有对数据库进行加锁", "不对就重试，它不会真的去加锁"),
+])
+def test_what_a_cause_or_an_object_is_said_of_is_not_what_is_denied(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("守护进程不会因为用户退出终端而停止运行", "用户一退出终端，守护进程就会停止运行"),
+    ("UDP 不会对发送速率进行调整", "UDP 会根据网络状况调整发送速率"),
+])
+def test_what_follows_the_cause_or_the_object_is_still_denied(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
