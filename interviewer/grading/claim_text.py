@@ -59,10 +59,15 @@ def _units(text: str) -> set[str]:
     return out
 
 
+# "不支持删除：…" starts with a claim, not a topic ("不可抢占：…" names one)
+_DENYING_HEAD = re.compile(r"\s*不(?!可)")
+
+
 def _body(point: str) -> str:
     """A point without its topic label: "拓扑感知：未充分利用…" asserts only what follows."""
     head, sep, rest = point.partition("：") if "：" in point else point.partition(": ")
-    return rest if sep and rest.strip() and len(head) <= 12 else point
+    return rest if sep and rest.strip() and len(head) <= 12 and not _DENYING_HEAD.match(head) \
+        else point
 
 
 def _label(point: str) -> str | None:

@@ -78,7 +78,9 @@ def _denies_name(point: str, span: str) -> bool:
     names it next to a negation of it: "混合精度训练其实没什么用", "用不着数据并行", "通信和计算
     没办法重叠", "idempotency keys are not needed". A name in brackets counts as well as the
     one outside. An English negation of another thing ("UUIDs need no coordination") denies
-    nothing of the name."""
+    nothing of the name. A name that is itself a denial ("No networking") agrees with one."""
+    if _DENIAL.search(point.lower()):
+        return False
     names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"

@@ -91,8 +91,8 @@ _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start o
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
 _PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
 # "不会因为 X 而 Y", "不对 X 进行 Y": the cause or the object is what Y is said of; Y is denied
-# (and in "不会真的去 Y", Y: 真的 says how surely)
-_SAID_OF_ZH = re.compile(f"[{_AUX_ZH}]*(?:(?:真的|真正地?)去?|(?:因为|由于|因)[^，,；;。!?！？：:]{{1,16}}?而|"
+# (and in "不会真的去 Y", Y: 真的 says how surely; in "不需要额外的 Y", "没有任何 Y", Y)
+_SAID_OF_ZH = re.compile(f"[{_AUX_ZH}]*(?:(?:真的|真正地?)去?|(?:额外|多余|任何|专门)的?|(?:因为|由于|因)[^，,；;。!?！？：:]{{1,16}}?而|"
                          f"(?:对|把|将|给|向)[^，,；;。!?！？：:]{{1,12}}?(?:进行|加以|作出|做出))")
 _REGARD_ZH = re.compile("考虑|关心|关注|在乎|理会|看")  # verbs of regard, before what they regard
 _WHEN_AFTER_ZH = re.compile(f"{_WHEN}|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")

@@ -374,6 +374,9 @@ def test_a_verb_before_buhuilai_is_denied(point: str, span: str, kind: str | Non
     ("乐观锁在整个的执行过程中其实都没有对数据库进行加锁", "整个执行过程中它其实没有对数据库加任何锁"),
     # "不会真的去 Y" denies Y: 真的 says how surely, and ends no modifier
     ("乐观锁在整个的执行过程中其实都没有对数据库进行加锁", "不对就重试，它不会真的去加锁"),
+    # "不需要额外的 X", "没有任何 X" deny X
+    ("BF16 有 8 位指数（与 FP32 相同），范围达到 $10^{\\pm 38}$，更接近 FP32，不需要额外的 loss scaling 技巧，训练过程更稳定。",
+     "BF16 的指数位数和 FP32 一样，基本不需要 loss scaling，训练更稳定"),
 ])
 def test_what_a_cause_or_an_object_is_said_of_is_not_what_is_denied(point: str, span: str) -> None:
     assert contradiction(point, span) is None
@@ -385,3 +388,32 @@ def test_what_a_cause_or_an_object_is_said_of_is_not_what_is_denied(point: str, 
 ])
 def test_what_follows_the_cause_or_the_object_is_still_denied(point: str, span: str) -> None:
     assert contradiction(point, span) == "negated"
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    ("BF16 不需要额外的 loss scaling 技巧", "BF16 训练必须配合 loss scaling 才能稳定"),
+])
+def test_what_an_extra_or_any_is_of_is_denied(point: str, span: str) -> None:
+    assert contradiction(point, span) == "negated"
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a "label" that denies a verb is the point's first claim, not its topic
+    ("不支持删除：清除某个位可能影响其他元素（它们的哈希位重叠）。变体 Counting Bloom Filter 用计数器替代 bit 可支持删除",
+     "不过它不支持直接删除，把某一位清零可能会影响共用这一位的其他元素", None),
+    ("不支持排序：哈希值是无序的，无法利用哈希索引来优化 ORDER BY 子句", "哈希索引支持排序，可以优化 ORDER BY", "negated"),
+    # ... but a name that starts with 不可 is a topic
+    ("不可抢占：已经分配的资源不可以强制性的被抢占，只能被拥有者显式释放", "资源一旦分配给进程，别的进程不能强行抢走，只能由它自己释放", None),
+])
+def test_a_label_that_denies_is_a_claim(point: str, span: str, kind: str | None) -> None:
+    assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a name that is itself a denial agrees with a denial of what it names
+    ("No networking", "And none gives the container no networking at all", None),
+    ("Host networking", "host mode gives the container no networking of its own", "negated"),
+])
+def test_a_name_that_denies_is_not_denied_by_the_same_denial(point: str, span: str,
+                                                             kind: str | None) -> None:
+    assert contradiction(point, span) == kind
