@@ -68,7 +68,7 @@ HAND_SETS = ("xsource", "xsource-heldout", "seed-hand", "xsource-heldout-3", "xs
              "xsource-heldout-13", "xsource-heldout-14", "xsource-heldout-15", "xsource-heldout-16",
              "xsource-heldout-17", "xsource-heldout-18", "xsource-heldout-19", "xsource-heldout-20",
              "xsource-heldout-21", "xsource-heldout-22", "xsource-heldout-23",
-             "xsource-heldout-24", "xsource-heldout-25", "xsource-heldout-26",
+             "xsource-heldout-24", "xsource-heldout-25", "xsource-heldout-26", "xsource-heldout-27",
              "xsource-more")
 
 
