@@ -6,7 +6,8 @@ Each named thing (a glossary term, a member of a set of alternatives, an acronym
 texts name, each in one clause, is paired with what its clause says once the names are taken
 out. The roles are swapped when two or more such things are each said, in the span, in words
 closer to what the point says of another of them than of itself (two exchanged, or three
-passed round). Only things the point and the span each name in
+passed round), or when one of two is said plainly in the other's words and the other leans
+to the first's ("binlog 是 InnoDB 引擎独有的，redo log 才是 MySQL server 层的通用日志"). Only things the point and the span each name in
 clauses of their own are compared: a clause that names two things says one thing of both,
 as a point's two clauses said in one sentence do ("对于流水线并行，一般通过 Infiniband 交换机"
 against "流水线并行一般通过无限带宽交换机"), unless it compares them ("GPU 比 CPU 更擅长逻辑控制"
@@ -32,6 +33,7 @@ _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{1,5}(?![A-Za-z0-9])")
 _GRAMS = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]{2,}")  # not a lone letter or digit
 MARGIN = 0.15  # how much closer to the other thing's words, for each of the two
 MIN_OVERLAP = 0.25  # ... and how close at least: the words must be the point's own
+PLAINLY = 0.4  # ... or, for one of the two, this much closer, the other only leaning
 
 
 @lru_cache(maxsize=16384)
@@ -104,7 +106,7 @@ def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str
     compares = _comparisons(span)
     p = {k: _grams(said[k][1]) for k in common}
     s = {k: _grams(says[k][1]) for k in common}
-    misplaced = []
+    misplaced, leaning = [], {}
     for x in common:
         others = [(_overlap(s[x], p[y]), y) for y in common
                   if said[y][0] != said[x][0] and (says[y][0] != says[x][0] or compares[says[x][0]])]
@@ -113,4 +115,13 @@ def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str
         own, (other, best) = _overlap(s[x], p[x]), max(others)
         if other >= own + MARGIN and other >= MIN_OVERLAP:
             misplaced.append((x, best))
-    return misplaced[0] if len(misplaced) >= 2 else None
+        if other > own:
+            leaning[x] = (best, other - own)
+    if len(misplaced) >= 2:
+        return misplaced[0]
+    # ... or one said plainly in the other's words and that one leaning to the first's
+    for x, (y, margin) in leaning.items():
+        if margin >= PLAINLY and y in leaning and leaning[y][0] == x \
+                and (x, y) in misplaced:
+            return x, y
+    return None

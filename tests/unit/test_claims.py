@@ -1132,3 +1132,20 @@ def test_only_the_one_thing_not_only_names_is_a_denial(point: str, span: str) ->
 def test_the_order_of_a_queue_and_the_place_of_memory_are_alternatives(
         point: str, span: str, kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+_LOGS = Compared(compared_things("bin log 与 redo log 的区别?"))
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # one thing given the other's words outright, the other leaning to the first's: exchanged
+    ("bin log是MySQL级别的日志文件，无论使用哪种存储引擎都会生成；而redo log是innodb引擎独有的日志",
+     "binlog 是 InnoDB 引擎独有的，redo log 才是 MySQL server 层的通用日志", "roles"),
+    ("bin log是MySQL级别的日志文件，无论使用哪种存储引擎都会生成；而redo log是innodb引擎独有的日志",
+     "binlog 是 MySQL server 层的日志，哪个存储引擎都会写；redo log 是 InnoDB 自己的", None),
+    ("bin log是MySQL级别的日志文件，无论使用哪种存储引擎都会生成；而redo log是innodb引擎独有的日志",
+     "redo log 是 InnoDB 引擎独有的，binlog 则是 MySQL server 层的通用日志", None),
+])
+def test_roles_exchanged_when_one_is_plainly_the_others(point: str, span: str,
+                                                        kind: str | None) -> None:
+    assert contradiction(point, span, _LOGS) == kind
