@@ -90,10 +90,16 @@ _CLAUSE_END = re.compile(r"[，,；;。!?！？:：]|\.(?!\w)")
 _AUX_ZH = "是会能要需用必再就都也还可得"  # skipped at the start of a scope to find its head
 _ADJECTIVES_ZH = ("可用", "可靠", "可见", "可控", "可行", "可读", "可写", "可逆", "可信", "可变")
 _PREP_ZH = "从在对把将被给向为因由靠"  # ... and so are prepositions: "无法从 X 恢复" denies X
-# "不会因为 X 而 Y", "不对 X 进行 Y": the cause or the object is what Y is said of; Y is denied
-# (and in "不会真的去 Y", Y: 真的 says how surely; in "不需要额外的 Y", "没有任何 Y", Y)
-_SAID_OF_ZH = re.compile(f"[{_AUX_ZH}]*(?:(?:真的|真正地?)去?|(?:额外|多余|任何|专门)的?|(?:因为|由于|因)[^，,；;。!?！？：:]{{1,16}}?而|"
-                         f"(?:对|把|将|给|向)[^，,；;。!?！？：:]{{1,12}}?(?:进行|加以|作出|做出))")
+# What comes between a Chinese cue and the thing it denies, Y (the cue's reach begins after it):
+_CLAUSE_ZH = "[^，,；;。!?！？：:]"
+_SAID_OF_ZH = re.compile(f"[{_AUX_ZH}]*(?:" + "|".join((
+    f"(?:因为|由于|因){_CLAUSE_ZH}{{1,16}}?而",  # the cause: "不会因为 X 而 Y"
+    f"(?:对|把|将|给|向){_CLAUSE_ZH}{{1,12}}?(?:进行|加以|作出|做出)",  # the object: "不对 X 进行 Y"
+    f"(?:可以|能够)?{_CLAUSE_ZH}{{0,6}}?[的地](?=被)",  # how: "不可以强制性的被 Y"
+    "可以|能够",  # "不可以 Y"
+    "(?:真的|真正地?)去?",  # how surely: "不会真的去 Y"
+    "(?:额外|多余|任何|专门)的?",  # how much: "不需要额外的 Y", "没有任何 Y"
+)) + ")")
 _REGARD_ZH = re.compile("考虑|关心|关注|在乎|理会|看")  # verbs of regard, before what they regard
 _WHEN_AFTER_ZH = re.compile(f"{_WHEN}|的话|之前|之后")  # ends a clause that is a condition ("不关心结果时")
 

@@ -417,3 +417,21 @@ def test_a_label_that_denies_is_a_claim(point: str, span: str, kind: str | None)
 def test_a_name_that_denies_is_not_denied_by_the_same_denial(point: str, span: str,
                                                              kind: str | None) -> None:
     assert contradiction(point, span) == kind
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # "不可以强制性的被抢占" denies the taking, however the adverb is written
+    ("不可抢占：已经分配的资源不可以强制性的被抢占，只能被拥有者显式释放",
+     "三是不可抢占，分出去的资源不能被强行夺走，只能由持有它的进程主动释放"),
+])
+def test_what_an_adverb_before_bei_is_of_is_denied(point: str, span: str) -> None:
+    assert contradiction(point, span) is None
+
+
+@pytest.mark.parametrize(("point", "span"), [
+    # a name before 的 may be what is denied
+    ("输出是 value 向量的加权和", "输出是 query 向量的加权和，而不是 value 的加权和"),
+    ("已经分配的资源不可以强制性的被抢占", "资源分配出去以后，操作系统可以随时抢占回来"),
+])
+def test_what_an_adverb_before_bei_is_of_is_still_denied(point: str, span: str) -> None:
+    assert contradiction(point, span) is not None
