@@ -73,6 +73,10 @@ _DENIAL = re.compile(r"(?<!差)不(?!" + NOT_A_DENIAL_AFTER_BU + r")|没|无需|
                      r"\b(?:not|no|never|useless|n't)\b|n't")
 
 
+# a name of two things and what they do together ("通信与计算重叠", "存储与计算分离")
+_TOGETHER = re.compile(r"^[^、，,；;]{2,12}[与和及][^、，,；;]{2,12}(?:重叠|结合|分离|解耦|融合|协同|对齐|交互)$")
+
+
 def _denies_name(point: str, span: str) -> bool:
     """A point that is only a name ("KV Cache", "通信与计算重叠") is denied by a clause that
     names it next to a negation of it: "混合精度训练其实没什么用", "用不着数据并行", "通信和计算
@@ -83,6 +87,9 @@ def _denies_name(point: str, span: str) -> bool:
         return False
     names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
         r"[（(]([^（）()]*)[)）]", point) if squash(n)]
+    if _TOGETHER.search(point):
+        # "通信与计算重叠" names what two things do together: denied only with both, and it
+        names = [" ".join(_ITEM_SEP.split(point))]
     for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
         agreed = agreed_degrees(clause, point)

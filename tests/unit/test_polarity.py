@@ -435,3 +435,13 @@ def test_what_an_adverb_before_bei_is_of_is_denied(point: str, span: str) -> Non
 ])
 def test_what_an_adverb_before_bei_is_of_is_still_denied(point: str, span: str) -> None:
     assert contradiction(point, span) is not None
+
+
+@pytest.mark.parametrize(("point", "span", "kind"), [
+    # a name of two things and what they do together is denied only with what they do
+    ("通信与计算重叠", "推理用 KV Cache 避免重复计算，不需要额外的通信", None),
+    ("通信与计算重叠", "通信和计算没办法重叠", "negated"),
+])
+def test_a_name_of_two_things_together_is_denied_whole(point: str, span: str,
+                                                      kind: str | None) -> None:
+    assert contradiction(point, span) == kind
