@@ -228,7 +228,10 @@ def test_a_resume_waits_for_a_window_that_is_closing(tmp_path: Path) -> None:
     try:
         assert closer.stdout.readline().strip() == "CLOSING", closer.stderr.read()
         row = Store.open(tmp_path).claim_interrupted()
-        assert closer.poll() is not None  # it was waited for, not taken from under it
+        # it was waited for, not taken from under it: the closer, which still had a second
+        # to sleep had it been, is ending (its lock goes with its files, just before it is
+        # reaped, so it is waited for rather than polled)
+        assert closer.wait(timeout=0.5) is not None
     finally:
         closer.kill()
         closer.wait()
