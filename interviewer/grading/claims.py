@@ -85,11 +85,13 @@ def _denies_name(point: str, span: str) -> bool:
     nothing of the name. A name that is itself a denial ("No networking") agrees with one."""
     if _DENIAL.search(point.lower()):
         return False
-    names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
-        r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     if _TOGETHER.search(point):
-        # "通信与计算重叠" names what two things do together: denied only with both, and it
+        # "通信与计算重叠" names what two things do together: one name, whose units are its
+        # parts' (the joining 与 makes none), denied only with both and what they do
         names = [" ".join(_ITEM_SEP.split(point))]
+    else:
+        names = [n for n in _ITEM_SEP.split(_BRACKETS.sub(" ", point)) + re.findall(
+            r"[（(]([^（）()]*)[)）]", point) if squash(n)]
     for clause in re.split(r"[，,；;。.!?！？：:]", span):  # "积压原因：消费者跟不上"
         lowered = _QUESTION_EN.sub(" ", _QUESTION_ZH.sub(" ", clause.lower()))
         agreed = agreed_degrees(clause, point)

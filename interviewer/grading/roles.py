@@ -7,12 +7,12 @@ texts name, each in one clause, is paired with what its clause says once the nam
 out. The roles are swapped when two or more such things are each said, in the span, in words
 closer to what the point says of another of them than of itself (two exchanged, or three
 passed round), or when one of two is said plainly in the other's words and the other leans
-to the first's ("binlog 是 InnoDB 引擎独有的，redo log 才是 MySQL server 层的通用日志"). Only things the point and the span each name in
-clauses of their own are compared: a clause that names two things says one thing of both,
-as a point's two clauses said in one sentence do ("对于流水线并行，一般通过 Infiniband 交换机"
-against "流水线并行一般通过无限带宽交换机"), unless it compares them ("GPU 比 CPU 更擅长逻辑控制"
-against "CPU 更擅长复杂逻辑控制，而 GPU … 更擅长数学运算"). A paraphrase that keeps the pairs, in whatever
-order, is not a swap.
+to the first's ("binlog 是 InnoDB 引擎独有的，redo log 才是 MySQL server 层的通用日志"). Only
+things the point and the span each name in clauses of their own are compared: a clause
+that names two things says one thing of both, as a point's two clauses said in one sentence
+do ("对于流水线并行，一般通过 Infiniband 交换机" against "流水线并行一般通过无限带宽交换机"),
+unless it compares them ("GPU 比 CPU 更擅长逻辑控制" against "CPU 更擅长复杂逻辑控制，而 GPU …
+更擅长数学运算"). A paraphrase that keeps the pairs, in whatever order, is not a swap.
 
 Plain ``re`` only: no numpy.
 """
@@ -119,9 +119,8 @@ def roles_swapped(point: str, span: str, compared: Names = ()) -> tuple[str, str
             leaning[x] = (best, other - own)
     if len(misplaced) >= 2:
         return misplaced[0]
-    # ... or one said plainly in the other's words and that one leaning to the first's
+    # ... or one said plainly in the other's words and the other leaning to the first's
     for x, (y, margin) in leaning.items():
-        if margin >= PLAINLY and y in leaning and leaning[y][0] == x \
-                and (x, y) in misplaced:
+        if margin >= PLAINLY and y in leaning and leaning[y][0] == x:
             return x, y
     return None
